@@ -1,0 +1,37 @@
+import { Command, CommanderError } from "commander";
+import { GagarError, isUserError } from "../errors.ts";
+import { registerAdvantages } from "./commands/advantages.ts";
+
+/** Builds the `gagar` program; each command lives in its own module under commands/. */
+export function buildProgram(): Command {
+  const program = new Command("gagar")
+    .description("Groupwise Agentic Grading and Advantage Redistribution for code-agent RL")
+    .version("0.1.0")
+    .showHelpAfterError("(run with --help for usage)")
+    .exitOverride();
+  registerAdvantages(program);
+  return program;
+}
+
+/** Runs the CLI and returns the exit code: 0 ok, 2 bad input or usage, 1 anything else. */
+export async function main(argv: string[]): Promise<number> {
+  const program = buildProgram();
+  try {
+    await program.parseAsync(argv);
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) {
+      return error.code === "commander.helpDisplayed" || error.code === "commander.version" ? 0 : 2;
+    }
+    if (isUserError(error)) {
+      process.stderr.write(`gagar: ${error.message}\n`);
+      return 2;
+    }
+    if (error instanceof GagarError) {
+      process.stderr.write(`gagar: ${error.name}: ${error.message}\n`);
+      return 1;
+    }
+    process.stderr.write(`gagar: internal error: ${(error as Error)?.stack ?? String(error)}\n`);
+    return 1;
+  }
+}

@@ -1,0 +1,93 @@
+import { describe, expect, it } from "vitest";
+import { DiffParseError, filePath, parseDiff, unquote } from "./parse.ts";
+
+const MODIFY = `diff --git a/calc/ops.py b/calc/ops.py
+index 3b18e51..a9c2f04 100644
+--- a/calc/ops.py
++++ b/calc/ops.py
+@@ -1,4 +1,6 @@
+ def div(a, b):
++    if b == 0:
++        raise ZeroDivisionError("division by zero")
+     return a / b
+ 
+ 
+@@ -10 +12 @@ def mul(a, b):
+-    return a*b
++    return a * b
+`;
+
+describe("parseDiff", () => {
+  it("reads paths, hunks and line numbers of a modification", () => {
+    const [file] = parseDiff(MODIFY);
+    expect(file).toMatchObject({ oldPath: "calc/ops.py", newPath: "calc/ops.py", status: "modified", binary: false });
+    expect(file!.hunks).toHaveLength(2);
+    const added = file!.hunks[0]!.lines.filter((l) => l.kind === "add");
+    expect(added.map((l) => l.newLine)).toEqual([2, 3]);
+    expect(file!.hunks[1]!.lines.map((l) => [l.kind, l.oldLine, l.newLine])).toEqual([
+      ["del", 10, undefined],
+      ["add", undefined, 12],
+    ]);
+  });
+
+  it("reads added, deleted, renamed, symlink and binary files", () => {
+    const patch = [
+      "diff --git a/new.txt b/new.txt",
+      "new file mode 100644",
+      "--- /dev/null",
+      "+++ b/new.txt",
+      "@@ -0,0 +1 @@",
+      "+hello",
+      "\\ No newline at end of file",
+      "diff --git a/old.txt b/old.txt",
+      "deleted file mode 100644",
+      "--- a/old.txt",
+      "+++ /dev/null",
+      "@@ -1 +0,0 @@",
+      "-bye",
+      "diff --git a/x.py b/y.py",
+      "similarity index 100%",
+      "rename from x.py",
+      "rename to y.py",
+      "diff --git a/evil b/evil",
+      "new file mode 120000",
+      "--- /dev/null",
+      "+++ b/evil",
+      "@@ -0,0 +1 @@",
+      "+/etc",
+      "diff --git a/blob.bin b/blob.bin",
+      "new file mode 100644",
+      "Binary files /dev/null and b/blob.bin differ",
+      "",
+    ].join("\n");
+    const files = parseDiff(patch);
+    expect(files.map((f) => [f.status, f.oldPath, f.newPath, f.newMode ?? null, f.binary])).toEqual([
+      ["added", null, "new.txt", "100644", false],
+      ["deleted", "old.txt", null, null, false],
+      ["renamed", "x.py", "y.py", null, false],
+      ["added", null, "evil", "120000", false],
+      ["added", null, "blob.bin", "100644", true],
+    ]);
+    expect(files.map(filePath)).toEqual(["new.txt", "old.txt", "y.py", "evil", "blob.bin"]);
+  });
+
+  it("unquotes C-style quoted paths, including octal UTF-8 bytes", () => {
+    expect(unquote('"a/caf\\303\\251 \\"x\\".py"')).toBe('a/café "x".py');
+    const [file] = parseDiff('diff --git "a/sp ace.py" "b/sp ace.py"\n--- "a/sp ace.py"\n+++ "b/sp ace.py"\n@@ -1 +1 @@\n-a\n+b\n');
+    expect(file!.newPath).toBe("sp ace.py");
+  });
+
+  it("keeps traversal paths verbatim so the gate can reject them", () => {
+    const [file] = parseDiff("diff --git a/../../etc/x b/../../etc/x\nnew file mode 100644\n--- /dev/null\n+++ b/../../etc/x\n@@ -0,0 +1 @@\n+x\n");
+    expect(file!.newPath).toBe("../../etc/x");
+  });
+
+  it("rejects truncated hunks and headerless diffs with the line number", () => {
+    expect(() => parseDiff("diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n")).toThrow(DiffParseError);
+    expect(() => parseDiff("--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n")).toThrow(/line 1/);
+  });
+
+  it("returns no files for an empty patch", () => {
+    expect(parseDiff("")).toEqual([]);
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * The seam between gagar and whatever isolates untrusted code. Every backend passes the same
+ * contract suite (`contract.test-suite.ts`). Inside the sandbox the workspace is at `/workspace`.
+ */
+
+export interface ResourceLimits {
+  /** Max processes/threads for the run's uid (RLIMIT_NPROC). */
+  processes: number;
+  /** Address space per process, bytes (RLIMIT_AS). */
+  memoryBytes: number;
+  /** Largest file a process may write, bytes (RLIMIT_FSIZE). */
+  fileSizeBytes: number;
+  /** CPU seconds per process (RLIMIT_CPU), a backstop behind the wall timeout. */
+  cpuSeconds: number;
+  /** Open files per process (RLIMIT_NOFILE). */
+  openFiles: number;
+}
+
+export interface Mount {
+  /** Host path. */
+  source: string;
+  /** Absolute path inside the sandbox. */
+  target: string;
+}
+
+export interface RunSpec {
+  argv: string[];
+  /** Host directory mounted read-write at /workspace; also the working directory. */
+  workspace: string;
+  /** Read-only binds laid over the sandbox after the workspace (hidden tests, toolchains). */
+  readOnly?: Mount[];
+  /** Host directory mounted read-write at `/out` for reports, when given. */
+  outputDir?: string;
+  /** The complete environment of the sandboxed program (nothing is inherited). */
+  env?: Record<string, string>;
+  timeoutMs: number;
+  /** stdout+stderr bytes kept; the run is killed once it prints more. */
+  outputCapBytes?: number;
+  limits?: Partial<ResourceLimits>;
+}
+
+export interface RunResult {
+  /** Exit code, or null when killed by a signal. */
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  outputCapped: boolean;
+  stdout: string;
+  stderr: string;
+  durationMs: number;
+}
+
+export interface Availability {
+  available: boolean;
+  /** What the host lacks for this backend (e.g. "bwrap not found: apt-get install bubblewrap"). */
+  missing: string[];
+  /** Protections this backend does not give on this host. */
+  weaknesses: string[];
+}
+
+export interface SandboxBackend {
+  readonly name: string;
+  check(): Promise<Availability>;
+  /** Runs argv isolated; every process it started is dead when the promise settles. */
+  run(spec: RunSpec): Promise<RunResult>;
+}

@@ -6,8 +6,10 @@ export const SchemaVersion = z.literal(SCHEMA_VERSION);
 
 export const TaskRef = z.looseObject({
   id: z.string().min(1),
-  statement: z.string(),
-  language: z.string().min(1),
+  /** The issue text; may be absent in groups assembled from leaderboards. */
+  statement: z.string().default(""),
+  /** Free text ("python", "Java"…); graders normalize it. */
+  language: z.string().default("unknown"),
   /** Path to the repository at the base commit; lets graders read surrounding code. */
   workspace: z.string().optional(),
 });

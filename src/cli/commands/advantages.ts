@@ -1,0 +1,145 @@
+import { type Command, Option } from "commander";
+import { type AdvantageOptions, computeGroupAdvantages, type GroupAdvantages } from "../../advantage/group-advantages.ts";
+import { estimatorNames, getEstimator } from "../../advantage/estimators.ts";
+import type { Group } from "../../contracts/group.ts";
+import { Group as GroupSchema } from "../../contracts/group.ts";
+import { Ranking } from "../../contracts/ranking.ts";
+import { InputError } from "../../errors.ts";
+import { writeAtomically } from "../../io/atomic-output.ts";
+import { readJsonl, readJsonlAll, toJsonlLine } from "../../io/jsonl.ts";
+import { numberIn } from "../options.ts";
+import { renderTable, signed } from "../table.ts";
+
+interface AdvantagesFlags {
+  rankings?: string;
+  estimator: string;
+  scheme: AdvantageOptions["scheme"];
+  lambda: number;
+  preserve: AdvantageOptions["preserve"];
+  veto: AdvantageOptions["veto"];
+  out?: string;
+  quiet?: boolean;
+}
+
+/** Groups whose side-by-side table is printed before the summary switches to one line per group. */
+const DETAILED_GROUPS = 20;
+
+export function registerAdvantages(program: Command): void {
+  program
+    .command("advantages")
+    .description("compute GRPO-family advantages with GAGAR redistribution for groups (JSONL)")
+    .argument("<groups>", "groups JSONL (schemaVersion 1), e.g. from `gagar verify --groups-out`")
+    .option("--rankings <file>", "rankings JSONL from `gagar grade`; without it no credit is redistributed")
+    .option("--estimator <name>", `base estimator: ${estimatorNames().join(" | ")}`, "grpo")
+    .addOption(new Option("--scheme <scheme>", "redistribution scheme").choices(["linear", "bottom", "none"]).default("linear"))
+    .option("--lambda <x>", "redistribution strength λ in [0, 1)", numberIn(0, 1), 0.5)
+    .addOption(
+      new Option("--preserve <what>", "the sum kept over passing candidates").choices(["sequence", "token"]).default("sequence"),
+    )
+    .addOption(
+      new Option("--veto <policy>", "turn passes with critical findings into failures").choices(["none", "critical"]).default("none"),
+    )
+    .option("--out <file>", "write advantage rows here (default: stdout); written whole or not at all")
+    .option("-q, --quiet", "no per-group summary on stderr")
+    .action(async (groupsFile: string, flags: AdvantagesFlags) => {
+      getEstimator(flags.estimator);
+      const options: AdvantageOptions = {
+        estimator: flags.estimator,
+        scheme: flags.scheme,
+        lambda: flags.lambda,
+        preserve: flags.preserve,
+        veto: flags.veto,
+      };
+      const rankings = flags.rankings ? await loadRankings(flags.rankings) : new Map<string, RankingEntry>();
+      const summary = new Summary(options, flags.quiet ?? false);
+      const seen = new Set<string>();
+      await writeAtomically(flags.out, async (out) => {
+        for await (const { value: group, line } of readJsonl(groupsFile, GroupSchema)) {
+          if (seen.has(group.id)) {
+            throw new InputError({ file: groupsFile, line, field: "id" }, `duplicate group id "${group.id}"`);
+          }
+          seen.add(group.id);
+          const entry = rankings.get(group.id);
+          const result = computeGroupAdvantages(group, entry?.ranking, options, entry?.where);
+          for (const row of result.rows) out.write(toJsonlLine(row));
+          summary.add(group, result);
+        }
+      });
+      for (const id of rankings.keys()) {
+        if (!seen.has(id)) summary.warn(`rankings name group "${id}", which is not in ${groupsFile}`);
+      }
+      summary.finish(flags.out);
+    });
+}
+
+interface RankingEntry {
+  ranking: Ranking;
+  where: { file: string; line: number };
+}
+
+async function loadRankings(file: string): Promise<Map<string, RankingEntry>> {
+  const byGroup = new Map<string, RankingEntry>();
+  for (const { value, line } of await readJsonlAll(file, Ranking)) {
+    if (byGroup.has(value.groupId)) {
+      throw new InputError({ file, line, field: "groupId" }, `second ranking for group "${value.groupId}"`);
+    }
+    byGroup.set(value.groupId, { ranking: value, where: { file, line } });
+  }
+  return byGroup;
+}
+
+/** Per-group GRPO-vs-GAGAR report on stderr, then totals. */
+class Summary {
+  private groups = 0;
+  private candidates = 0;
+  private redistributed = 0;
+  private vetoed = 0;
+  private readonly skipped = new Map<string, number>();
+
+  constructor(
+    private readonly options: AdvantageOptions,
+    private readonly quiet: boolean,
+  ) {}
+
+  add(group: Group, result: GroupAdvantages): void {
+    this.groups++;
+    this.candidates += result.rows.length;
+    this.vetoed += result.vetoed.length;
+    if (result.skipped === null) this.redistributed++;
+    else this.skipped.set(result.skipped, (this.skipped.get(result.skipped) ?? 0) + 1);
+    for (const w of result.warnings) this.warn(w);
+    if (this.quiet) return;
+    const passing = group.candidates.filter((c) => c.passed).length;
+    const status = result.skipped === null ? "redistributed" : `unchanged (${result.skipped})`;
+    const head = `group ${group.id} · task ${group.task.id} · ${passing}/${group.candidates.length} passed · ${status}`;
+    if (this.groups > DETAILED_GROUPS) {
+      if (this.groups === DETAILED_GROUPS + 1) process.stderr.write("(further groups: one line each)\n");
+      process.stderr.write(`${head}\n`);
+      return;
+    }
+    const rows = result.rows.map((r, i) => [
+      r.candidateId,
+      group.candidates[i]!.passed ? (result.vetoed.includes(r.candidateId) ? "vetoed" : "pass") : "fail",
+      r.tier === null ? "-" : String(r.tier),
+      signed(r.baseAdvantage),
+      signed(r.advantage),
+      r.weight.toFixed(3),
+    ]);
+    const table = renderTable(["candidate", "test", "tier", "GRPO", "GAGAR", "weight"], rows, "  ");
+    process.stderr.write(`${head}\n${table}\n`);
+  }
+
+  warn(message: string): void {
+    process.stderr.write(`warning: ${message}\n`);
+  }
+
+  finish(out: string | undefined): void {
+    const { estimator, scheme, lambda, preserve } = this.options;
+    const skipped = [...this.skipped].map(([k, v]) => `${v} ${k}`).join(", ");
+    process.stderr.write(
+      `${this.groups} groups, ${this.candidates} candidates · ${estimator} + GAGAR ${scheme} λ=${lambda} preserve=${preserve}` +
+        ` · ${this.redistributed} redistributed${skipped ? `, unchanged: ${skipped}` : ""}` +
+        `${this.vetoed ? ` · ${this.vetoed} vetoed` : ""}${out ? ` · rows written to ${out}` : ""}\n`,
+    );
+  }
+}

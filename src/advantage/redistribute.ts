@@ -58,8 +58,47 @@ export function redistributeRange(
   advantage: Float64Array,
   weight: Float64Array,
 ): SkipReason | null {
-  const { base, passing, position, tokens } = input;
-  const reason = skipReason(input, start, end, options);
+  const { base, passing, position } = input;
+  const { lambda, scheme } = options;
+  const tokens = options.preserve === "token" ? input.tokens : undefined;
+  // One fused, mostly branch-free pass gathers what the skip rules and the sums need (failing
+  // candidates contribute zeros); a second pass writes the outputs.
+  let k = 0;
+  let positive = 0;
+  let negative = 0;
+  let qMin = Number.POSITIVE_INFINITY;
+  let worst = Number.NEGATIVE_INFINITY;
+  let sum = 0;
+  let linearWeighted = 0;
+  let worstSum = 0;
+  for (let i = start; i < end; i++) {
+    const m = passing[i]!;
+    const b = m * base[i]!;
+    const q = position[i]!;
+    k += m;
+    positive += b > 0 ? 1 : 0;
+    negative += b < 0 ? 1 : 0;
+    const a = tokens === undefined ? b : b * tokens[i]!;
+    sum += a;
+    linearWeighted += a * (1 - lambda * q);
+    if (m) {
+      if (q < qMin) qMin = q;
+      if (q > worst) {
+        worst = q;
+        worstSum = a;
+      } else if (q === worst) worstSum += a;
+    }
+  }
+  const distinct = k > 0 && qMin !== worst;
+  let reason: SkipReason | null = null;
+  if (scheme === "none") reason = "scheme-none";
+  else if (k < 2) reason = "fewer-than-2-passing";
+  else if (!distinct) reason = "single-tier";
+  else if (positive === 0 && negative === 0) reason = "zero-passing-advantage";
+  else if (positive > 0 && negative > 0) reason = "mixed-sign-passing-advantage";
+  const weightedSum = scheme === "linear" ? linearWeighted : sum - lambda * worstSum;
+  // Only reachable in token mode when every nonzero advantage has zero tokens.
+  if (reason === null && weightedSum === 0) reason = "zero-passing-advantage";
   if (reason !== null) {
     for (let i = start; i < end; i++) {
       advantage[i] = base[i]!;
@@ -67,34 +106,12 @@ export function redistributeRange(
     }
     return reason;
   }
-  const { lambda, scheme } = options;
-  const useTokens = options.preserve === "token";
-  let worst = Number.NEGATIVE_INFINITY;
-  if (scheme === "bottom") {
-    for (let i = start; i < end; i++) if (passing[i] && position[i]! > worst) worst = position[i]!;
-  }
-  let sum = 0;
-  let weightedSum = 0;
-  for (let i = start; i < end; i++) {
-    if (!passing[i]) continue;
-    const w = scheme === "linear" ? 1 - lambda * position[i]! : position[i] === worst ? 1 - lambda : 1;
-    weight[i] = w;
-    const a = useTokens ? base[i]! * tokens![i]! : base[i]!;
-    sum += a;
-    weightedSum += a * w;
-  }
-  if (weightedSum === 0) {
-    // Only reachable in token mode when every nonzero advantage has zero tokens.
-    for (let i = start; i < end; i++) {
-      advantage[i] = base[i]!;
-      weight[i] = 1;
-    }
-    return "zero-passing-advantage";
-  }
   const scale = sum / weightedSum;
+  const linear = scheme === "linear";
   for (let i = start; i < end; i++) {
     if (passing[i]) {
-      const w = weight[i]! * scale;
+      const q = position[i]!;
+      const w = (linear ? 1 - lambda * q : q === worst ? 1 - lambda : 1) * scale;
       weight[i] = w;
       advantage[i] = base[i]! * w;
     } else {
@@ -102,34 +119,5 @@ export function redistributeRange(
       weight[i] = 1;
     }
   }
-  return null;
-}
-
-function skipReason(
-  { base, passing, position }: RedistributionInput,
-  start: number,
-  end: number,
-  { scheme }: RedistributionOptions,
-): SkipReason | null {
-  if (scheme === "none") return "scheme-none";
-  let k = 0;
-  let positive = 0;
-  let negative = 0;
-  let firstPosition = Number.NaN;
-  let distinct = false;
-  for (let i = start; i < end; i++) {
-    if (!passing[i]) continue;
-    k++;
-    const a = base[i]!;
-    if (a > 0) positive++;
-    else if (a < 0) negative++;
-    const q = position[i]!;
-    if (k === 1) firstPosition = q;
-    else if (q !== firstPosition) distinct = true;
-  }
-  if (k < 2) return "fewer-than-2-passing";
-  if (!distinct) return "single-tier";
-  if (positive === 0 && negative === 0) return "zero-passing-advantage";
-  if (positive > 0 && negative > 0) return "mixed-sign-passing-advantage";
   return null;
 }

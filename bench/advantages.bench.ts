@@ -53,7 +53,12 @@ function makeBatch() {
 
 export async function run(): Promise<void> {
   const batch = makeBatch();
-  const options = { estimator: "grpo", scheme: "linear" as const, lambda: LAMBDA, preserve: "sequence" as const };
+  const options = {
+    estimator: "grpo",
+    scheme: "linear" as const,
+    lambda: LAMBDA,
+    preserve: "sequence" as const,
+  };
   // Output buffers are reused across calls, as a trainer would across steps (numpy's allocator
   // likewise reuses freed memory between repetitions).
   const buffers = allocateBatchBuffers(CANDIDATES);
@@ -70,7 +75,13 @@ export async function run(): Promise<void> {
     writeFileSync(`${prefix}.position`, batch.position);
     const py = spawnSync(
       "python3",
-      [join(import.meta.dirname, "advantages_numpy.py"), prefix, String(GROUP_SIZE), String(LAMBDA), String(REPS)],
+      [
+        join(import.meta.dirname, "advantages_numpy.py"),
+        prefix,
+        String(GROUP_SIZE),
+        String(LAMBDA),
+        String(REPS),
+      ],
       { encoding: "utf8" },
     );
     if (py.status !== 0) {
@@ -82,11 +93,16 @@ export async function run(): Promise<void> {
     const buf = readFileSync(`${prefix}.numpy-out`);
     const npOut = new Float64Array(buf.buffer, buf.byteOffset, CANDIDATES);
     let maxDiff = 0;
-    for (let i = 0; i < CANDIDATES; i++) maxDiff = Math.max(maxDiff, Math.abs(npOut[i]! - result.advantage[i]!));
-    const perSec = (ms: number) => `${(CANDIDATES / ms / 1000).toFixed(1)} M candidates/s (${ms.toFixed(1)} ms)`;
+    for (let i = 0; i < CANDIDATES; i++)
+      maxDiff = Math.max(maxDiff, Math.abs(npOut[i]! - result.advantage[i]!));
+    const perSec = (ms: number) =>
+      `${(CANDIDATES / ms / 1000).toFixed(1)} M candidates/s (${ms.toFixed(1)} ms)`;
     report(`advantages 1M in groups of ${GROUP_SIZE}: gagar`, perSec(jsMs));
     report(`advantages 1M in groups of ${GROUP_SIZE}: numpy ${numpy}`, perSec(npMs));
-    report("advantages: speed ratio gagar/numpy (goal ≥ 1)", `${(npMs / jsMs).toFixed(2)}x  (max |diff| ${maxDiff.toExponential(1)})`);
+    report(
+      "advantages: speed ratio gagar/numpy (goal ≥ 1)",
+      `${(npMs / jsMs).toFixed(2)}x  (max |diff| ${maxDiff.toExponential(1)})`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -24,7 +24,10 @@ describe("gagar advantages", () => {
     const run = gagar("advantages", GROUPS, "--rankings", RANKINGS, "--out", out);
     expect(run.stderr).toMatch(/GRPO\s+GAGAR/);
     expect(run.code).toBe(0);
-    const rows = readFileSync(out, "utf8").trim().split("\n").map((l) => AdvantageRow.parse(JSON.parse(l)));
+    const rows = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => AdvantageRow.parse(JSON.parse(l)));
     expect(rows).toHaveLength(9);
     const best = rows.find((r) => r.candidateId === "r2")!;
     const worst = rows.find((r) => r.candidateId === "r1")!;
@@ -61,7 +64,11 @@ describe("gagar advantages", () => {
       /g\.jsonl:1 \(field candidates\.2\.passed\)/,
     ],
     ["an unknown estimator", () => ["advantages", GROUPS, "--estimator", "ppo"], /unknown estimator "ppo"/],
-    ["λ outside [0,1)", () => ["advantages", GROUPS, "--lambda", "1"], /--lambda.*expected a number in \[0, 1\)/],
+    [
+      "λ outside [0,1)",
+      () => ["advantages", GROUPS, "--lambda", "1"],
+      /--lambda.*expected a number in \[0, 1\)/,
+    ],
     [
       "a ranking naming an unknown candidate",
       () => {

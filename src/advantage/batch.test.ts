@@ -7,7 +7,10 @@ import { tierPositions } from "./positions.ts";
 
 describe("computeBatchAdvantages", () => {
   it("equals computeGroupAdvantages group by group", () => {
-    const groupArb = fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 3 })), { minLength: 1, maxLength: 12 });
+    const groupArb = fc.array(fc.tuple(fc.boolean(), fc.integer({ min: 0, max: 3 })), {
+      minLength: 1,
+      maxLength: 12,
+    });
     fc.assert(
       fc.property(fc.array(groupArb, { minLength: 1, maxLength: 20 }), (groups) => {
         const rewards: number[] = [];
@@ -71,8 +74,17 @@ describe("computeBatchAdvantages buffers", () => {
       position: Float64Array.from([0, 0, 0, 1]),
       offsets: Int32Array.from([0, 2, 4]),
     };
-    const options = { estimator: "drgrpo", scheme: "linear" as const, lambda: 0.5, preserve: "sequence" as const };
-    const buffers = { base: new Float64Array(4), advantage: new Float64Array(4), weight: new Float64Array(4) };
+    const options = {
+      estimator: "drgrpo",
+      scheme: "linear" as const,
+      lambda: 0.5,
+      preserve: "sequence" as const,
+    };
+    const buffers = {
+      base: new Float64Array(4),
+      advantage: new Float64Array(4),
+      weight: new Float64Array(4),
+    };
     const result = computeBatchAdvantages(input, options, buffers);
     expect(result.advantage).toBe(buffers.advantage);
     expect([...result.advantage]).toEqual([0.5, -0.5, 0, 0]);

@@ -46,7 +46,8 @@ export function computeBatchAdvantages(
   const estimate = getEstimator(options.estimator);
   const n = input.rewards.length;
   for (const [name, array] of Object.entries(buffers)) {
-    if (array.length < n) throw new RangeError(`batch buffer ${name} holds ${array.length} < ${n} candidates`);
+    if (array.length < n)
+      throw new RangeError(`batch buffer ${name} holds ${array.length} < ${n} candidates`);
   }
   const { base } = buffers;
   const out: BatchAdvantages = { ...buffers, redistributed: 0 };

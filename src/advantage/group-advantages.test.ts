@@ -114,10 +114,15 @@ describe("GAGAR redistribution: invariants over seeded random groups", () => {
       fc.property(specArb, (spec) => {
         const { group, ranking } = build(spec);
         for (const scheme of ["linear", "bottom"] as const) {
-          const { rows } = computeGroupAdvantages(group, ranking, { ...DEFAULTS, scheme, lambda: spec.lambda });
+          const { rows } = computeGroupAdvantages(group, ranking, {
+            ...DEFAULTS,
+            scheme,
+            lambda: spec.lambda,
+          });
           const ranked = rows.filter((r) => r.tier !== null);
           for (const a of ranked)
-            for (const b of ranked) if (a.tier! < b.tier!) expect(a.advantage).toBeGreaterThanOrEqual(b.advantage);
+            for (const b of ranked)
+              if (a.tier! < b.tier!) expect(a.advantage).toBeGreaterThanOrEqual(b.advantage);
         }
       }),
       { seed: 7, numRuns: 300 },
@@ -163,7 +168,10 @@ describe("GAGAR redistribution: invariants over seeded random groups", () => {
           tokens: order.map((i) => spec.tokens[i]!),
         };
         const renamed = build(permuted, (j) => `cand-${order[j]! * 7 + 3}`);
-        const rows = computeGroupAdvantages(renamed.group, renamed.ranking, { ...DEFAULTS, lambda: spec.lambda }).rows;
+        const rows = computeGroupAdvantages(renamed.group, renamed.ranking, {
+          ...DEFAULTS,
+          lambda: spec.lambda,
+        }).rows;
         rows.forEach((row, j) => {
           const ref = reference[order[j]!]!;
           expectClose(row.advantage, ref.advantage);
@@ -178,7 +186,11 @@ describe("GAGAR redistribution: invariants over seeded random groups", () => {
     fc.assert(
       fc.property(specArb, (spec) => {
         const { group, ranking } = build(spec);
-        const { rows } = computeGroupAdvantages(group, ranking, { ...DEFAULTS, preserve: "token", lambda: spec.lambda });
+        const { rows } = computeGroupAdvantages(group, ranking, {
+          ...DEFAULTS,
+          preserve: "token",
+          lambda: spec.lambda,
+        });
         const tokens = (i: number) => spec.tokens[i]!;
         const before = sumOver(
           rows.map((r) => r.baseAdvantage),
@@ -214,7 +226,9 @@ describe("computeGroupAdvantages", () => {
     const a = 0.25 / (0.5 + 1e-6);
     const scale = 3 / 2.25;
     const expected = [a * 1 * scale, a * 0.75 * scale, a * 0.5 * scale, rows[3]!.baseAdvantage];
-    rows.forEach((r, i) => expectClose(r.advantage, expected[i]!));
+    rows.forEach((r, i) => {
+      expectClose(r.advantage, expected[i]!);
+    });
     expect(rows.map((r) => r.tier)).toEqual([0, 1, 2, null]);
   });
 
@@ -248,14 +262,26 @@ describe("computeGroupAdvantages", () => {
     const result = computeGroupAdvantages(group, withFail, DEFAULTS);
     expect(result.warnings.join()).toMatch(/failing r3; ignored/);
     expect(result.rows[3]!.tier).toBeNull();
-    expect(result.rows.map((r) => r.advantage)).toEqual(computeGroupAdvantages(group, ranking, DEFAULTS).rows.map((r) => r.advantage));
+    expect(result.rows.map((r) => r.advantage)).toEqual(
+      computeGroupAdvantages(group, ranking, DEFAULTS).rows.map((r) => r.advantage),
+    );
   });
 
   it("veto critical turns a flagged pass into a failure before computing advantages", () => {
     const { group, ranking } = build(spec);
     const flagged: Ranking = {
       ...ranking,
-      findings: { r2: [{ kind: "test-tampering", severity: "critical", file: "tests/t.py", line: 3, message: "deleted an assert" }] },
+      findings: {
+        r2: [
+          {
+            kind: "test-tampering",
+            severity: "critical",
+            file: "tests/t.py",
+            line: 3,
+            message: "deleted an assert",
+          },
+        ],
+      },
     };
     const off = computeGroupAdvantages(group, flagged, DEFAULTS);
     expect(off.vetoed).toEqual([]);

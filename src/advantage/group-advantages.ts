@@ -64,9 +64,11 @@ export function computeGroupAdvantages(
         position[i] = positions[t]!;
       }
     });
-    const unranked = group.candidates.filter((c, i) => passing[i] && tierOf[i] === -1).map((c) => c.id);
+    const unranked = group.candidates.filter((_, i) => passing[i] && tierOf[i] === -1).map((c) => c.id);
     if (unranked.length && tiers.length) {
-      warnings.push(`group ${group.id}: ranking leaves out passing ${unranked.join(", ")}; placed mid-ranking`);
+      warnings.push(
+        `group ${group.id}: ranking leaves out passing ${unranked.join(", ")}; placed mid-ranking`,
+      );
     }
   }
 
@@ -123,7 +125,8 @@ function rankedTiers(
     });
     if (kept.length) tiers.push(kept);
   });
-  if (ignored.length) warnings.push(`group ${group.id}: ranking names failing ${ignored.join(", ")}; ignored`);
+  if (ignored.length)
+    warnings.push(`group ${group.id}: ranking names failing ${ignored.join(", ")}; ignored`);
   return tiers;
 }
 

@@ -4,8 +4,12 @@ import { InvalidArgumentError } from "commander";
 export function numberIn(min: number, max: number, inclusive = false) {
   return (raw: string): number => {
     const value = Number(raw);
-    const ok = raw.trim() !== "" && Number.isFinite(value) && value >= min && (inclusive ? value <= max : value < max);
-    if (!ok) throw new InvalidArgumentError(`expected a number in [${min}, ${max}${inclusive ? "]" : ")"}, got "${raw}"`);
+    const ok =
+      raw.trim() !== "" && Number.isFinite(value) && value >= min && (inclusive ? value <= max : value < max);
+    if (!ok)
+      throw new InvalidArgumentError(
+        `expected a number in [${min}, ${max}${inclusive ? "]" : ")"}, got "${raw}"`,
+      );
     return value;
   };
 }

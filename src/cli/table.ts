@@ -4,12 +4,13 @@ export function renderTable(header: string[], rows: (string | number)[][], inden
   const numeric = header.map((_, c) => rows.length > 0 && rows.every((r) => typeof r[c] === "number"));
   const widths = header.map((_, c) => Math.max(...cells.map((r) => (r[c] ?? "").length)));
   return cells
-    .map((r) =>
-      indent +
-      r
-        .map((cell, c) => (numeric[c] ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
-        .join("  ")
-        .trimEnd(),
+    .map(
+      (r) =>
+        indent +
+        r
+          .map((cell, c) => (numeric[c] ? cell.padStart(widths[c]!) : cell.padEnd(widths[c]!)))
+          .join("  ")
+          .trimEnd(),
     )
     .join("\n");
 }

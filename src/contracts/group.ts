@@ -49,7 +49,11 @@ export const Group = z
     const seen = new Set<string>();
     g.candidates.forEach((c, i) => {
       if (seen.has(c.id)) {
-        ctx.addIssue({ code: "custom", path: ["candidates", i, "id"], message: `duplicate candidate id "${c.id}"` });
+        ctx.addIssue({
+          code: "custom",
+          path: ["candidates", i, "id"],
+          message: `duplicate candidate id "${c.id}"`,
+        });
       }
       seen.add(c.id);
     });

@@ -18,11 +18,12 @@ export const Ranking = z
   })
   .superRefine((r, ctx) => {
     const seen = new Set<string>();
-    r.ranking.forEach((tier, t) =>
-      tier.forEach((id, i) => {
-        if (seen.has(id)) ctx.addIssue({ code: "custom", path: ["ranking", t, i], message: `"${id}" appears twice` });
+    for (const [t, tier] of r.ranking.entries()) {
+      for (const [i, id] of tier.entries()) {
+        if (seen.has(id))
+          ctx.addIssue({ code: "custom", path: ["ranking", t, i], message: `"${id}" appears twice` });
         seen.add(id);
-      }),
-    );
+      }
+    }
   });
 export type Ranking = z.output<typeof Ranking>;

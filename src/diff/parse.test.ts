@@ -20,7 +20,12 @@ index 3b18e51..a9c2f04 100644
 describe("parseDiff", () => {
   it("reads paths, hunks and line numbers of a modification", () => {
     const [file] = parseDiff(MODIFY);
-    expect(file).toMatchObject({ oldPath: "calc/ops.py", newPath: "calc/ops.py", status: "modified", binary: false });
+    expect(file).toMatchObject({
+      oldPath: "calc/ops.py",
+      newPath: "calc/ops.py",
+      status: "modified",
+      binary: false,
+    });
     expect(file!.hunks).toHaveLength(2);
     const added = file!.hunks[0]!.lines.filter((l) => l.kind === "add");
     expect(added.map((l) => l.newLine)).toEqual([2, 3]);
@@ -73,17 +78,23 @@ describe("parseDiff", () => {
 
   it("unquotes C-style quoted paths, including octal UTF-8 bytes", () => {
     expect(unquote('"a/caf\\303\\251 \\"x\\".py"')).toBe('a/café "x".py');
-    const [file] = parseDiff('diff --git "a/sp ace.py" "b/sp ace.py"\n--- "a/sp ace.py"\n+++ "b/sp ace.py"\n@@ -1 +1 @@\n-a\n+b\n');
+    const [file] = parseDiff(
+      'diff --git "a/sp ace.py" "b/sp ace.py"\n--- "a/sp ace.py"\n+++ "b/sp ace.py"\n@@ -1 +1 @@\n-a\n+b\n',
+    );
     expect(file!.newPath).toBe("sp ace.py");
   });
 
   it("keeps traversal paths verbatim so the gate can reject them", () => {
-    const [file] = parseDiff("diff --git a/../../etc/x b/../../etc/x\nnew file mode 100644\n--- /dev/null\n+++ b/../../etc/x\n@@ -0,0 +1 @@\n+x\n");
+    const [file] = parseDiff(
+      "diff --git a/../../etc/x b/../../etc/x\nnew file mode 100644\n--- /dev/null\n+++ b/../../etc/x\n@@ -0,0 +1 @@\n+x\n",
+    );
     expect(file!.newPath).toBe("../../etc/x");
   });
 
   it("rejects truncated hunks and headerless diffs with the line number", () => {
-    expect(() => parseDiff("diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n")).toThrow(DiffParseError);
+    expect(() => parseDiff("diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n")).toThrow(
+      DiffParseError,
+    );
     expect(() => parseDiff("--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n")).toThrow(/line 1/);
   });
 

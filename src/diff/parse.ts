@@ -66,7 +66,10 @@ export function parseDiff(patch: string): FileDiff[] {
   // Free text before the first header (a commit message, say) is allowed, as git apply allows it.
   while (i < lines.length && !lines[i]!.startsWith("diff --git ")) {
     if (lines[i]!.startsWith("--- ") || lines[i]!.startsWith("@@ ")) {
-      throw new DiffParseError(i + 1, "unified diff without a 'diff --git' header; produce patches with git diff");
+      throw new DiffParseError(
+        i + 1,
+        "unified diff without a 'diff --git' header; produce patches with git diff",
+      );
     }
     i++;
   }
@@ -114,7 +117,10 @@ function parseFile(lines: string[], start: number): [FileDiff, number] {
     } else if (line.startsWith("copy to ")) file.newPath = unquote(line.slice(8));
     else if (line.startsWith("--- ")) file.oldPath = sidePath(line.slice(4), "a/");
     else if (line.startsWith("+++ ")) file.newPath = sidePath(line.slice(4), "b/");
-    else if (line.startsWith("GIT binary patch") || (line.startsWith("Binary files ") && line.endsWith(" differ"))) {
+    else if (
+      line.startsWith("GIT binary patch") ||
+      (line.startsWith("Binary files ") && line.endsWith(" differ"))
+    ) {
       file.binary = true;
     }
     // similarity index, dissimilarity index and binary payload lines carry nothing the gate needs.
@@ -164,7 +170,10 @@ function parseHunk(lines: string[], start: number): [Hunk, number] {
     } else if (tag === "\\") {
       // "\ No newline at end of file"
     } else {
-      throw new DiffParseError(i + 1, `hunk ends early: expected ${oldLeft} old and ${newLeft} new lines more`);
+      throw new DiffParseError(
+        i + 1,
+        `hunk ends early: expected ${oldLeft} old and ${newLeft} new lines more`,
+      );
     }
     i++;
   }

@@ -52,7 +52,10 @@ export class AtomicOutput {
 }
 
 /** Runs `fill` against an AtomicOutput, committing on success and aborting on any error. */
-export async function writeAtomically<T>(path: string | undefined, fill: (out: AtomicOutput) => Promise<T> | T): Promise<T> {
+export async function writeAtomically<T>(
+  path: string | undefined,
+  fill: (out: AtomicOutput) => Promise<T> | T,
+): Promise<T> {
   const out = new AtomicOutput(path);
   try {
     const result = await fill(out);

@@ -42,7 +42,10 @@ export async function* readJsonl<S extends z.ZodType>(
 }
 
 /** Reads a whole JSONL file into memory (for inputs that are joined, like rankings by group id). */
-export async function readJsonlAll<S extends z.ZodType>(file: string, schema: S): Promise<JsonlRecord<z.output<S>>[]> {
+export async function readJsonlAll<S extends z.ZodType>(
+  file: string,
+  schema: S,
+): Promise<JsonlRecord<z.output<S>>[]> {
   const out: JsonlRecord<z.output<S>>[] = [];
   for await (const record of readJsonl(file, schema)) out.push(record);
   return out;

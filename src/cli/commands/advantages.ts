@@ -1,6 +1,10 @@
 import { type Command, Option } from "commander";
-import { type AdvantageOptions, computeGroupAdvantages, type GroupAdvantages } from "../../advantage/group-advantages.ts";
 import { estimatorNames, getEstimator } from "../../advantage/estimators.ts";
+import {
+  type AdvantageOptions,
+  computeGroupAdvantages,
+  type GroupAdvantages,
+} from "../../advantage/group-advantages.ts";
 import type { Group } from "../../contracts/group.ts";
 import { Group as GroupSchema } from "../../contracts/group.ts";
 import { Ranking } from "../../contracts/ranking.ts";
@@ -31,13 +35,21 @@ export function registerAdvantages(program: Command): void {
     .argument("<groups>", "groups JSONL (schemaVersion 1), e.g. from `gagar verify --groups-out`")
     .option("--rankings <file>", "rankings JSONL from `gagar grade`; without it no credit is redistributed")
     .option("--estimator <name>", `base estimator: ${estimatorNames().join(" | ")}`, "grpo")
-    .addOption(new Option("--scheme <scheme>", "redistribution scheme").choices(["linear", "bottom", "none"]).default("linear"))
+    .addOption(
+      new Option("--scheme <scheme>", "redistribution scheme")
+        .choices(["linear", "bottom", "none"])
+        .default("linear"),
+    )
     .option("--lambda <x>", "redistribution strength λ in [0, 1)", numberIn(0, 1), 0.5)
     .addOption(
-      new Option("--preserve <what>", "the sum kept over passing candidates").choices(["sequence", "token"]).default("sequence"),
+      new Option("--preserve <what>", "the sum kept over passing candidates")
+        .choices(["sequence", "token"])
+        .default("sequence"),
     )
     .addOption(
-      new Option("--veto <policy>", "turn passes with critical findings into failures").choices(["none", "critical"]).default("none"),
+      new Option("--veto <policy>", "turn passes with critical findings into failures")
+        .choices(["none", "critical"])
+        .default("none"),
     )
     .option("--out <file>", "write advantage rows here (default: stdout); written whole or not at all")
     .option("-q, --quiet", "no per-group summary on stderr")

@@ -4,6 +4,7 @@
  */
 const suites: [string, () => Promise<{ run: () => Promise<void> }>][] = [
   ["advantages", () => import("./advantages.bench.ts")],
+  ["sampling", () => import("./sampling.bench.ts")],
 ];
 
 const only = process.argv.slice(2);

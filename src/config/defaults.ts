@@ -1,0 +1,65 @@
+/**
+ * Every default of `gagar.config.json`, with the reason for its value. The schema (schema.ts) takes
+ * them from here and nowhere else.
+ */
+export const DEFAULTS = {
+  /** The bundled example pack, so `gagar demo` runs with no arguments. */
+  tasks: "examples/tasks",
+  /** n = 8 is the common group size for SWE-style GRPO (DAPO, SWE-RL); ≥ 2 is needed for any signal. */
+  groupSize: 8,
+  /** Informative groups per step (B); small, because each group costs n sandboxed test runs. */
+  batchGroups: 4,
+  /** A fixed seed makes task choice and replay order reproducible; change it per run to vary them. */
+  seed: 0,
+  /** Where runs, batches and the store go. */
+  out: "gagar-out",
+  rollouts: {
+    /** Recorded rollouts need no model; the example pack ships them. */
+    source: "replay" as const,
+    replayDir: "examples/rollouts",
+  },
+  policy: {
+    /** Agent turns per rollout: SWE-style tasks are usually solved in 10–40 tool calls. */
+    maxTurns: 30,
+    /** Completion tokens per model call; enough for a file rewrite, small enough to bound a turn. */
+    maxTokens: 4096,
+    /** Per-call timeout in seconds; a policy server under RL load can be slow, but not minutes. */
+    timeoutSec: 120,
+    /** Sampling temperature 1.0: RL needs the policy's own distribution, not a sharpened one. */
+    temperature: 1.0,
+    /** Rollouts in flight at once: the server batches requests, the sandbox runs are short. */
+    concurrency: 8,
+    /** Seconds one shell command of the agent may run inside the sandbox. */
+    commandTimeoutSec: 60,
+  },
+  /** The strongest sandbox available; `auto` never runs unsandboxed. */
+  sandbox: "auto" as const,
+  /** Parallel verification sandboxes: one per core on the 2-core machines this runs on. */
+  verifyJobs: 2,
+  /** The embedded grader needs no model, so it is the default; `agent` is the paper's grader. */
+  grader: "static",
+  advantage: {
+    /** verl's default estimator. */
+    estimator: "grpo",
+    /** DESIGN.md: linear in rank position. */
+    scheme: "linear" as const,
+    /** λ = 0.5: the worst passing candidate keeps half the weight of the best before rescaling. */
+    lambda: 0.5,
+    /** Sequence-mean loss aggregation is the common case; `token` matches token-mean losses. */
+    preserve: "sequence" as const,
+    /** Off by default, as in the paper; `critical` is gagar's opt-in extra. */
+    veto: "none" as const,
+  },
+  sampling: {
+    /** Generation rounds per step before giving up on filling the batch (DAPO uses a cap like this). */
+    maxRounds: 4,
+    /** Each round generates 1.5× the missing groups, since many groups are all-pass or all-fail. */
+    oversample: 1.5,
+    /** A short batch is still worth training on; `fail` stops the run instead. */
+    onShortfall: "partial" as const,
+    /** gagar's pass-rate-aware selection; `uniform` is plain DAPO. */
+    selection: "pass-rate" as const,
+    /** Minimum selection weight, so a task that looked hopeless is still revisited now and then. */
+    explorationFloor: 0.02,
+  },
+} as const;

@@ -1,0 +1,65 @@
+import { z } from "zod";
+import { DEFAULTS } from "./defaults.ts";
+
+const ReplaySource = z.strictObject({
+  source: z.literal("replay"),
+  /** Folder with `<task-id>.jsonl` recorded rollouts. */
+  replayDir: z.string().min(1).default(DEFAULTS.rollouts.replayDir),
+});
+
+const PolicySource = z.strictObject({
+  source: z.literal("policy"),
+  /** OpenAI-compatible server of the policy being trained (vLLM, SGLang, …). */
+  baseUrl: z.string().url(),
+  model: z.string().min(1),
+  /** Name of the environment variable holding the API key (read once, at the CLI edge). */
+  apiKeyEnv: z.string().min(1).optional(),
+  maxTurns: z.number().int().min(1).default(DEFAULTS.policy.maxTurns),
+  maxTokens: z.number().int().min(1).default(DEFAULTS.policy.maxTokens),
+  timeoutSec: z.number().positive().default(DEFAULTS.policy.timeoutSec),
+  temperature: z.number().min(0).max(2).default(DEFAULTS.policy.temperature),
+  concurrency: z.number().int().min(1).default(DEFAULTS.policy.concurrency),
+  commandTimeoutSec: z.number().positive().default(DEFAULTS.policy.commandTimeoutSec),
+});
+
+/** `gagar.config.json`: strict (unknown keys are errors), every default from defaults.ts. */
+export const Config = z.strictObject({
+  tasks: z.string().min(1).default(DEFAULTS.tasks),
+  groupSize: z
+    .number()
+    .int()
+    .min(2, "a group needs at least 2 rollouts to compare")
+    .default(DEFAULTS.groupSize),
+  batchGroups: z.number().int().min(1).default(DEFAULTS.batchGroups),
+  seed: z.number().int().default(DEFAULTS.seed),
+  out: z.string().min(1).default(DEFAULTS.out),
+  rollouts: z.discriminatedUnion("source", [ReplaySource, PolicySource]).default({ ...DEFAULTS.rollouts }),
+  sandbox: z.enum(["auto", "bwrap", "unshare", "unsandboxed"]).default(DEFAULTS.sandbox),
+  allowUnsandboxed: z.boolean().default(false),
+  verifyJobs: z.number().int().min(1).default(DEFAULTS.verifyJobs),
+  grader: z.string().min(1).default(DEFAULTS.grader),
+  advantage: z
+    .strictObject({
+      estimator: z.string().min(1).default(DEFAULTS.advantage.estimator),
+      scheme: z.enum(["linear", "bottom", "none"]).default(DEFAULTS.advantage.scheme),
+      lambda: z
+        .number()
+        .min(0)
+        .lt(1, "λ must be below 1 so a pass never drops below a fail")
+        .default(DEFAULTS.advantage.lambda),
+      preserve: z.enum(["sequence", "token"]).default(DEFAULTS.advantage.preserve),
+      veto: z.enum(["none", "critical"]).default(DEFAULTS.advantage.veto),
+    })
+    .default({ ...DEFAULTS.advantage }),
+  sampling: z
+    .strictObject({
+      maxRounds: z.number().int().min(1).default(DEFAULTS.sampling.maxRounds),
+      oversample: z.number().min(1).default(DEFAULTS.sampling.oversample),
+      onShortfall: z.enum(["fail", "partial"]).default(DEFAULTS.sampling.onShortfall),
+      selection: z.enum(["uniform", "pass-rate"]).default(DEFAULTS.sampling.selection),
+      explorationFloor: z.number().min(0).max(1).default(DEFAULTS.sampling.explorationFloor),
+    })
+    .default({ ...DEFAULTS.sampling }),
+});
+export type Config = z.output<typeof Config>;
+export type ConfigInput = z.input<typeof Config>;

@@ -40,7 +40,12 @@ export class AtomicOutput {
     fsyncSync(this.fd);
     closeSync(this.fd);
     this.fd = undefined;
-    renameSync(this.tmp!, this.path!);
+    try {
+      renameSync(this.tmp!, this.path!);
+    } catch (e) {
+      rmSync(this.tmp!, { force: true });
+      throw e;
+    }
   }
 
   abort(): void {

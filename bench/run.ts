@@ -5,6 +5,9 @@
 const suites: [string, () => Promise<{ run: () => Promise<void> }>][] = [
   ["advantages", () => import("./advantages.bench.ts")],
   ["sampling", () => import("./sampling.bench.ts")],
+  ["grade", () => import("./grade.bench.ts")],
+  ["grader-tokens", () => import("./grader-tokens.bench.ts")],
+  ["sandbox", () => import("./sandbox.bench.ts")],
 ];
 
 const only = process.argv.slice(2);

@@ -1,6 +1,8 @@
 import { Command, CommanderError } from "commander";
 import { GagarError, isUserError } from "../errors.ts";
 import { registerAdvantages } from "./commands/advantages.ts";
+import { registerGrade } from "./commands/grade.ts";
+import { registerGrader } from "./commands/grader.ts";
 
 /** Builds the `gagar` program; each command lives in its own module under commands/. */
 export function buildProgram(): Command {
@@ -10,6 +12,8 @@ export function buildProgram(): Command {
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
   registerAdvantages(program);
+  registerGrade(program);
+  registerGrader(program);
   return program;
 }
 

@@ -1,0 +1,167 @@
+import { readdir, stat } from "node:fs/promises";
+import { dirname, isAbsolute, join, resolve } from "node:path";
+import type { Command } from "commander";
+import { type Group, Group as GroupSchema } from "../../contracts/group.ts";
+import { InputError } from "../../errors.ts";
+import { AGENT_DEFAULTS } from "../../grade/agent/defaults.ts";
+import { type EvalReport, evaluateGrader } from "../../grade/agent/grader-eval.ts";
+import { type AgentFlags, agentOptions } from "../../grade/agent/settings.ts";
+import { DEFAULT_SFT_FILTER, selectSftExamples } from "../../grade/agent/sft-export.ts";
+import { GraderTranscript } from "../../grade/agent/transcript.ts";
+import { createGrader, graderNames } from "../../grade/registry.ts";
+import { writeAtomically } from "../../io/atomic-output.ts";
+import { readJsonl, readJsonlAll, toJsonlLine } from "../../io/jsonl.ts";
+import { integerAtLeast, numberIn } from "../options.ts";
+
+/** The flags of the agent grader, shared by `gagar grade` and `gagar grader eval`. */
+export interface AgentCommandFlags extends AgentFlags {
+  concurrency: number;
+}
+
+/** Adds the agent grader's flags to a command (they are ignored by the static grader). */
+export function addAgentOptions(command: Command): Command {
+  return command
+    .option(
+      "--base-url <url>",
+      "OpenAI-compatible server for agent/ensemble, e.g. http://127.0.0.1:8000/v1 (env GAGAR_GRADER_BASE_URL)",
+    )
+    .option("--model <name>", "grader model name (env GAGAR_GRADER_MODEL)")
+    .option("--api-key-env <var>", "environment variable holding the API key (default GAGAR_GRADER_API_KEY)")
+    .option(
+      "--passes <k>",
+      `shuffled passes per group, aggregated by Borda (default ${AGENT_DEFAULTS.passes})`,
+      integerAtLeast(1),
+    )
+    .option("--max-turns <n>", `model calls per pass (default ${AGENT_DEFAULTS.maxTurns})`, integerAtLeast(1))
+    .option(
+      "--max-tokens <n>",
+      `prompt + completion tokens per pass (default ${AGENT_DEFAULTS.maxTokens})`,
+      integerAtLeast(1),
+    )
+    .option(
+      "--timeout <s>",
+      `seconds per pass (default ${AGENT_DEFAULTS.timeoutSec})`,
+      numberIn(0, Number.MAX_VALUE),
+    )
+    .option("--concurrency <c>", "groups graded at once", integerAtLeast(1), AGENT_DEFAULTS.concurrency)
+    .option("--transcripts <dir>", "keep every agent session here as JSONL (for `gagar grader export-sft`)");
+}
+
+export function isAgentGrader(name: string): boolean {
+  return name === "agent" || name === "ensemble";
+}
+
+/** The grader's options: a config file's, plus (for agent/ensemble) the flags and the environment. */
+export function graderOptions(
+  name: string,
+  flags: AgentFlags,
+  env: Record<string, string | undefined>,
+  config: Record<string, unknown> = {},
+): Record<string, unknown> {
+  return isAgentGrader(name) ? agentOptions(flags, env, config) : config;
+}
+
+interface EvalFlags extends AgentCommandFlags {
+  grader: string;
+  out?: string;
+  json?: boolean;
+}
+
+interface ExportFlags {
+  out: string;
+  minConsistency: number;
+  includeFallbacks?: boolean;
+}
+
+export function registerGrader(program: Command): void {
+  const grader = program
+    .command("grader")
+    .description("grader model tools: SFT data from transcripts, grader evaluation");
+
+  grader
+    .command("export-sft")
+    .description("write OpenAI chat fine-tuning JSONL (messages + tools) from agent-grader transcripts")
+    .argument("<transcripts>", "a transcript directory (from --transcripts) or one transcript JSONL file")
+    .requiredOption("--out <file>", "SFT JSONL to write; written whole or not at all")
+    .option(
+      "--min-consistency <x>",
+      "keep groups whose passes agree at least this much (0 keeps single-pass groups too)",
+      numberIn(0, 1, true),
+      DEFAULT_SFT_FILTER.minConsistency,
+    )
+    .option("--include-fallbacks", "also keep valid sessions of groups that fell back to the static grader")
+    .action(async (source: string, flags: ExportFlags) => {
+      const transcripts: GraderTranscript[] = [];
+      for (const file of await transcriptFiles(source)) {
+        for await (const { value } of readJsonl(file, GraderTranscript)) transcripts.push(value);
+      }
+      const selection = selectSftExamples(transcripts, {
+        minConsistency: flags.minConsistency,
+        includeFallbacks: flags.includeFallbacks ?? false,
+      });
+      await writeAtomically(flags.out, (out) => {
+        for (const example of selection.examples) out.write(toJsonlLine(example));
+      });
+      const dropped = Object.entries(selection.dropped)
+        .map(([reason, n]) => `${n} ${reason}`)
+        .join(", ");
+      process.stderr.write(
+        `kept ${selection.examples.length} of ${selection.sessions} sessions from ${transcripts.length} groups → ${flags.out} (dropped: ${dropped})\n`,
+      );
+    });
+
+  addAgentOptions(
+    grader
+      .command("eval")
+      .description(
+        "pairwise accuracy of a grader against reference-based preferences (as ../shared/eval/grader_eval.py)",
+      )
+      .argument("<groups>", "groups JSONL with reference patches; the grader never sees them")
+      .option("--grader <name>", `grader to evaluate: ${graderNames().join(" | ")}`, "static")
+      .option("--out <file>", "also write the rankings (JSONL), e.g. for grader_eval.py")
+      .option("--json", "print the report as JSON"),
+  ).action(async (groupsFile: string, flags: EvalFlags) => {
+    const g = createGrader(flags.grader, graderOptions(flags.grader, flags, process.env));
+    const groups = (await readJsonlAll(groupsFile, GroupSchema)).map(({ value }) =>
+      withResolvedWorkspace(value, groupsFile),
+    );
+    const { report, results } = await evaluateGrader(groups, g, { concurrency: flags.concurrency });
+    if (flags.out) {
+      await writeAtomically(flags.out, (out) => {
+        for (const r of results) if (r.ranking) out.write(toJsonlLine(r.ranking));
+      });
+    }
+    for (const r of results) if (r.error) process.stderr.write(`gagar: group ${r.groupId}: ${r.error}\n`);
+    process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : formatReport(report));
+  });
+}
+
+async function transcriptFiles(source: string): Promise<string[]> {
+  const info = await stat(source).catch(() => {
+    throw new InputError({ file: source }, "no such file or directory");
+  });
+  if (!info.isDirectory()) return [source];
+  const files = (await readdir(source)).filter((f) => f.endsWith(".jsonl")).sort();
+  if (!files.length) throw new InputError({ file: source }, "no .jsonl transcripts in this directory");
+  return files.map((f) => join(source, f));
+}
+
+/** A relative task.workspace is relative to the groups file's folder, as in `gagar grade`. */
+function withResolvedWorkspace(group: Group, groupsFile: string): Group {
+  const workspace = group.task.workspace;
+  if (workspace && !isAbsolute(workspace)) group.task.workspace = resolve(dirname(groupsFile), workspace);
+  return group;
+}
+
+export function formatReport(r: EvalReport): string {
+  const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  return [
+    `grader ${r.grader} ${r.version} · ${r.groups} groups (${r.groupsWithReference} with a reference)`,
+    `pairwise accuracy ${r.accuracy === null ? "n/a" : r.accuracy.toFixed(3)} on ${r.pairs} clear pairs`,
+    `position consistency ${r.consistency.mean === null ? "n/a" : r.consistency.mean.toFixed(3)} (mean over ${r.consistency.groups} groups)`,
+    `per group: ${r.perGroup.promptTokens.toFixed(0)} prompt + ${r.perGroup.completionTokens.toFixed(0)} completion tokens, ${r.perGroup.requests.toFixed(1)} requests`,
+    `latency per group: mean ${seconds(r.latencyMs.mean)} · p50 ${seconds(r.latencyMs.p50)} · p95 ${seconds(r.latencyMs.p95)} · max ${seconds(r.latencyMs.max)}`,
+    `fallbacks ${r.fallbacks} · errors ${r.errors}`,
+    "",
+  ].join("\n");
+}

@@ -1,0 +1,199 @@
+import type { Finding } from "../../contracts/finding.ts";
+import { type Group, SCHEMA_VERSION } from "../../contracts/group.ts";
+import type { Ranking } from "../../contracts/ranking.ts";
+import { GraderOutputError } from "../../errors.ts";
+import type { ChatModel } from "../../llm/chat-model.ts";
+import type { GradeContext, Grader } from "../types.ts";
+import { aggregatePasses, mergeFindings, type PassRecord, passUsage } from "./aggregate-passes.ts";
+import { CandidateTrees } from "./candidate-trees.ts";
+import { AGENT_DEFAULTS } from "./defaults.ts";
+import { labelMap, passOrder } from "./labels.ts";
+import { buildUserMessage, SYSTEM_PROMPT, scrubIds } from "./prompt.ts";
+import { PROTOCOL_VERSION, TOOL_SPECS } from "./protocol.ts";
+import { runSession, type SessionBudget } from "./session.ts";
+import { createToolContext } from "./tool-context.ts";
+import { executeTool } from "./toolbox.ts";
+import { buildTranscript, type TranscriptSink } from "./transcript.ts";
+
+/**
+ * The paper's grader: a tool-using model ranks a group's passing candidates together.
+ *
+ * K passes show the candidates under fresh labels in different orders (labels.ts); their
+ * rankings are mapped back to ids and aggregated by Borda count, and the agreement between passes
+ * is recorded as position consistency (aggregate-passes.ts). At least ⌈K/2⌉ passes must submit a
+ * valid ranking; otherwise — a budget spent, the model server down — the group gets the static
+ * grader's ranking with `grader.fallback = {from, reason}`. A server failure stops the remaining
+ * passes at once, since they would fail the same way.
+ *
+ * The static grader also runs on every group: its critical findings go into the transcript (the
+ * SFT export drops sessions that contradict them), and in `ensemble` mode its findings are shown
+ * to the model as hints and kept in the output.
+ */
+export interface AgentGraderOptions {
+  model: ChatModel;
+  /** The static grader: fallback, hints (ensemble) and critical findings for transcripts. */
+  staticGrader: Grader;
+  mode?: "agent" | "ensemble";
+  passes?: number;
+  budget?: Partial<SessionBudget>;
+  maxOutputTokens?: number;
+  temperature?: number;
+  /** Seeds the label orders; the group id is mixed in, so each group gets its own orders. */
+  seed?: string;
+  transcripts?: TranscriptSink;
+  /** Where scratch copies of the repository go; the OS temp dir by default. */
+  scratchDir?: string;
+  _internal?: { now?: () => number };
+}
+
+export function createAgentGrader(options: AgentGraderOptions): Grader {
+  const mode = options.mode ?? "agent";
+  const passes = options.passes ?? AGENT_DEFAULTS.passes;
+  const budget: SessionBudget = {
+    maxTurns: options.budget?.maxTurns ?? AGENT_DEFAULTS.maxTurns,
+    maxTokens: options.budget?.maxTokens ?? AGENT_DEFAULTS.maxTokens,
+    timeoutMs: options.budget?.timeoutMs ?? AGENT_DEFAULTS.timeoutSec * 1000,
+  };
+  const now = options._internal?.now ?? Date.now;
+  const name = mode;
+  const version = `protocol-${PROTOCOL_VERSION}/${options.model.modelId}`;
+
+  /** What `ranking.grader` carries besides name and version: model, passes, consistency, usage, time. */
+  const stats = (
+    records: PassRecord[],
+    started: number,
+    submitted = 0,
+    consistency: number | null = null,
+  ) => ({
+    model: options.model.modelId,
+    passes: records.length,
+    passesSubmitted: submitted,
+    consistency,
+    usage: passUsage(records),
+    latencyMs: now() - started,
+  });
+
+  async function runPasses(
+    group: Group,
+    hintsById: Record<string, Finding[]> | undefined,
+    ctx: GradeContext,
+  ) {
+    const passing = group.candidates.filter((c) => c.passed);
+    const byId = new Map(passing.map((c) => [c.id, c]));
+    const allIds = group.candidates.map((c) => c.id);
+    const trees = new CandidateTrees(
+      group.task.workspace,
+      new Map(passing.map((c) => [c.id, c.patch])),
+      options.scratchDir,
+    );
+    const records: PassRecord[] = [];
+    try {
+      for (let pass = 0; pass < passes; pass++) {
+        const order = passOrder([...byId.keys()], pass, `${options.seed ?? ""}\u0000${group.id}`);
+        const { labels, idOf, labelOf } = labelMap(order);
+        const toolCtx = createToolContext(
+          trees,
+          order.map((id, i) => ({ label: labels[i]!, candidate: byId.get(id)! })),
+        );
+        // Hint texts are ours, but may name other candidates: ids become this pass's labels.
+        const hints =
+          hintsById &&
+          new Map(
+            labels.map((l) => [
+              l,
+              (hintsById[idOf.get(l)!] ?? []).map((f) => ({
+                ...f,
+                message: scrubIds(f.message, labelOf, allIds),
+              })),
+            ]),
+          );
+        const record = await runSession({
+          model: options.model,
+          system: SYSTEM_PROMPT,
+          user: buildUserMessage(group, toolCtx, { maxTurns: budget.maxTurns, hints }),
+          tools: TOOL_SPECS,
+          labels,
+          execute: (call) => executeTool(toolCtx, call),
+          budget,
+          maxOutputTokens: options.maxOutputTokens ?? AGENT_DEFAULTS.maxOutputTokens,
+          temperature: options.temperature ?? AGENT_DEFAULTS.temperature,
+          signal: ctx.signal,
+          now,
+        });
+        records.push({ ...record, pass, order });
+        const outcome = record.outcome;
+        if (outcome.kind === "failed" && (outcome.cause === "server" || outcome.cause === "aborted")) break;
+      }
+    } finally {
+      await trees.dispose();
+    }
+    return records;
+  }
+
+  return {
+    name,
+    version,
+    async grade(group: Group, ctx: GradeContext = {}): Promise<Ranking> {
+      const started = now();
+      const passing = group.candidates.filter((c) => c.passed);
+      const staticResult = await options.staticGrader.grade(group, ctx).then(
+        (ranking) => ({ ok: true as const, ranking }),
+        (error: Error) => ({ ok: false as const, error }),
+      );
+      const staticFindings = staticResult.ok ? staticResult.ranking.findings : {};
+      const ensembleFindings = mode === "ensemble" ? staticFindings : undefined;
+
+      if (passing.length < 2) {
+        // Nothing to compare: no model call, the same answer any grader gives.
+        return {
+          schemaVersion: SCHEMA_VERSION,
+          groupId: group.id,
+          ranking: passing.length ? [passing.map((c) => c.id)] : [],
+          findings: ensembleFindings ?? {},
+          grader: { name, version, ...stats([], started) },
+        };
+      }
+
+      const records = await runPasses(group, ensembleFindings, ctx);
+      const verdict = aggregatePasses(records, passes);
+      let ranking: Ranking;
+      if (verdict.ok) {
+        ranking = {
+          schemaVersion: SCHEMA_VERSION,
+          groupId: group.id,
+          ranking: verdict.tiers,
+          findings: mergeFindings([...(ensembleFindings ? [ensembleFindings] : []), verdict.findings]),
+          grader: { name, version, ...stats(records, started, verdict.submitted, verdict.consistency) },
+        };
+      } else if (staticResult.ok) {
+        ranking = {
+          ...staticResult.ranking,
+          grader: {
+            ...staticResult.ranking.grader,
+            fallback: { from: name, reason: verdict.reason },
+            ...stats(records, started, verdict.submitted, verdict.consistency),
+          },
+        };
+      } else {
+        throw new GraderOutputError(
+          `group ${group.id}: the ${name} grader failed (${verdict.reason}) and the static fallback failed too: ${staticResult.error.message}`,
+        );
+      }
+
+      await options.transcripts?.write(
+        buildTranscript({
+          grader: name,
+          model: options.model.modelId,
+          group,
+          startedAt: started,
+          records,
+          ranking,
+          consistency: verdict.consistency,
+          staticFindings,
+          latencyMs: now() - started,
+        }),
+      );
+      return ranking;
+    },
+  };
+}

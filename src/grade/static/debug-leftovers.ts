@@ -1,0 +1,133 @@
+import { type FileView, newSideLines } from "./candidate-view.ts";
+import type { Evidence } from "./evidence.ts";
+import type { LanguageId } from "./languages.ts";
+import { lineKey } from "./profile.ts";
+import type { Workspace } from "./workspace.ts";
+
+/**
+ * Debug leftovers in added source lines.
+ *
+ * Debugger hooks (`breakpoint()`, `pdb.set_trace()`, `debugger`, `dbg!`, `binding.pry`, …) are always
+ * leftovers. Plain output calls (`print`, `console.log`, `System.out.println`, `puts`, `fmt.Println`)
+ * are leftovers only when nothing says the code prints on purpose: the file already used the same call
+ * before the patch, it is CLI/script code, the enclosing function is an output function (`log`,
+ * `report`, `__repr__`…), or another candidate adds the same line. A call whose text reads like
+ * debugging ("DEBUG", "here", `f"{x=}"`, "===") is a leftover regardless.
+ */
+export function debugEvidence(
+  file: FileView,
+  peerAdds: (lineKey: string) => boolean,
+  workspace: Workspace | null,
+): Evidence[] {
+  if (file.role !== "source" || file.language === null) return [];
+  const rules = RULES[file.language];
+  if (!rules) return [];
+  const evidence: Evidence[] = [];
+  const rows = newSideLines(file);
+  let oldText: string | null | undefined;
+  const fileAlreadyUses = (token: string) => {
+    if (file.changes.some((c) => c.kind === "del" && c.text.includes(token))) return true;
+    if (rows.some((r) => !r.added && r.text.includes(token))) return true;
+    if (oldText === undefined)
+      oldText = file.status === "added" ? null : (workspace?.readFile(file.path) ?? null);
+    return oldText?.includes(token) ?? false;
+  };
+  rows.forEach((row, i) => {
+    if (!row.added) return;
+    const hook = rules.hooks?.exec(row.text);
+    if (hook) {
+      evidence.push(
+        finding(
+          file,
+          row.newLine,
+          `debugger hook \`${hook[0].trim()}\` left in; remove it before submitting`,
+        ),
+      );
+      return;
+    }
+    const print = rules.print?.exec(row.text);
+    if (!print) return;
+    const debugText = DEBUG_TEXT.test(row.text);
+    if (!debugText) {
+      if (peerAdds(lineKey(file.path, row.text.replace(/\s+/g, "")))) return;
+      if (OUTPUT_PATH.test(file.path) || fileAlreadyUses(print[1]!)) return;
+      if (OUTPUT_FUNCTION.test(enclosingFunction(rows, i))) return;
+    }
+    evidence.push(
+      finding(
+        file,
+        row.newLine,
+        `\`${row.text.trim().slice(0, 60)}\` looks like a debug print left in library code; remove it or use the project's logger`,
+      ),
+    );
+  });
+  return evidence;
+}
+
+function finding(file: FileView, line: number, message: string): Evidence {
+  return { kind: "debug-leftover", file: file.path, line, message };
+}
+
+interface Rules {
+  /** Always a leftover. */
+  hooks?: RegExp;
+  /** An output call; group 1 is the token looked up in the old file. */
+  print?: RegExp;
+}
+
+const RULES: Partial<Record<LanguageId, Rules>> = {
+  python: {
+    hooks:
+      /^\s*(import\s+(i?pdb|pudb)\b|from\s+(i?pdb|pudb)\s+import\b)|\b(i?pdb|pudb)\.set_trace\(|^\s*breakpoint\(\s*\)/,
+    print: /^\s*(print)\(/,
+  },
+  javascript: { hooks: /^\s*debugger\s*;?\s*$|\bconsole\.(trace|debug)\(/, print: /^\s*(console\.log)\(/ },
+  typescript: { hooks: /^\s*debugger\s*;?\s*$|\bconsole\.(trace|debug)\(/, print: /^\s*(console\.log)\(/ },
+  tsx: { hooks: /^\s*debugger\s*;?\s*$|\bconsole\.(trace|debug)\(/, print: /^\s*(console\.log)\(/ },
+  java: { hooks: /\.printStackTrace\(\s*\)/, print: /\b(System\.(?:out|err)\.print(?:ln|f)?)\(/ },
+  kotlin: { hooks: /\.printStackTrace\(\s*\)/, print: /^\s*(println|print)\(/ },
+  rust: { hooks: /\bdbg!\(/, print: /^\s*(e?println!)\(/ },
+  ruby: { hooks: /\bbinding\.(pry|irb)\b|^\s*byebug\b/, print: /^\s*(puts|pp|p)[\s(]/ },
+  go: { print: /^\s*(fmt\.Print(?:ln|f)?)\(/ },
+  php: { hooks: /\b(var_dump|print_r|dd)\(/ },
+  csharp: { print: /\b(Console\.Write(?:Line)?)\(/ },
+};
+
+const DEBUG_TEXT = /\b(debug|DEBUG|Debug|here|HERE|XXX|TRACE|tmp)\b|>>>|===|\*\*\*|-{3,}|\{[\w.]+=\}|\bdbg\b/;
+/** Code whose job is to print: entry points, scripts, examples. */
+const OUTPUT_PATH =
+  /(^|\/)(bin|scripts?|tools|examples?|demos?|cli|cmd|benchmarks?)\/|(^|\/)(__main__|main|cli|manage|setup)\.[a-z]+$/;
+const OUTPUT_FUNCTION = /log|print|show|display|report|dump|echo|emit|write|usage|help|main|output/i;
+
+/** Name of the nearest function header above row `i` that is less indented (within the hunk's new side). */
+function enclosingFunction(rows: { text: string; hunk: number }[], i: number): string {
+  const indent = (t: string) => t.length - t.trimStart().length;
+  let limit = indent(rows[i]!.text);
+  for (let j = i - 1; j >= 0 && rows[j]!.hunk === rows[i]!.hunk; j--) {
+    const text = rows[j]!.text;
+    if (text.trim() === "" || indent(text) >= limit) continue;
+    limit = indent(text);
+    const header =
+      /^\s*(?:async\s+)?def\s+(\w+)/.exec(text) ??
+      /\bfunction\s*\*?\s*(\w+)/.exec(text) ??
+      /^\s*(?:(?:public|private|protected|static|final|async|override|fun|fn)\s+)*[\w<>[\],.? ]*?\b(\w+)\s*\([^;]*\)\s*(?:throws [\w., ]+)?\{?\s*$/.exec(
+        text,
+      );
+    if (header && !KEYWORDS.has(header[1]!)) return header[1]!;
+  }
+  return "";
+}
+
+const KEYWORDS = new Set([
+  "if",
+  "for",
+  "while",
+  "switch",
+  "catch",
+  "with",
+  "return",
+  "elif",
+  "else",
+  "try",
+  "synchronized",
+]);

@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError } from "../../errors.ts";
+import { FINDING_KINDS, KINDS, kindWeights, resolveStaticOptions } from "./defaults.ts";
+
+describe("the scoring table", () => {
+  it("gives every kind a reason, and makes exactly the tampering, forgery and hard-coding kinds critical", () => {
+    for (const kind of FINDING_KINDS) expect(KINDS[kind].reason.length, kind).toBeGreaterThan(20);
+    const critical = FINDING_KINDS.filter((k) => KINDS[k].severity === "critical").sort();
+    expect(critical).toEqual(["hard-coded-output", "runner-tampering", "test-detection", "test-tampering"]);
+  });
+
+  it("weighs any major finding above any single minor one", () => {
+    const minMajor = Math.min(
+      ...FINDING_KINDS.filter((k) => KINDS[k].severity === "major").map((k) => KINDS[k].weight),
+    );
+    const maxMinor = Math.max(
+      ...FINDING_KINDS.filter((k) => KINDS[k].severity === "minor").map((k) => KINDS[k].weight),
+    );
+    expect(minMajor).toBeGreaterThan(maxMinor);
+  });
+});
+
+describe("resolveStaticOptions", () => {
+  it("fills defaults", () => {
+    const options = resolveStaticOptions();
+    expect(options.tieMargin).toBe(0.5);
+    expect(options.consensusPad).toBe(3);
+    expect(kindWeights("debug-leftover", options)).toEqual({ weight: 3, perLine: 0 });
+  });
+
+  it("applies per-kind overrides, as a number or with a per-line weight", () => {
+    const options = resolveStaticOptions({
+      weights: { "debug-leftover": 5, "outside-consensus": { perLine: 1 } },
+    });
+    expect(kindWeights("debug-leftover", options)).toEqual({ weight: 5, perLine: 0 });
+    expect(kindWeights("outside-consensus", options)).toEqual({ weight: 0, perLine: 1 });
+  });
+
+  it("rejects unknown keys and kinds with a ConfigError naming the place", () => {
+    expect(() => resolveStaticOptions({ tiemargin: 1 })).toThrow(ConfigError);
+    expect(() => resolveStaticOptions({ weights: { "debug-print": 1 } })).toThrow(/weights/);
+    expect(() => resolveStaticOptions({ tieMargin: -1 })).toThrow(/tieMargin/);
+  });
+});

@@ -1,0 +1,177 @@
+import { createHash } from "node:crypto";
+import type { Finding } from "../../contracts/finding.ts";
+import type { Group } from "../../contracts/group.ts";
+import { type Ranking, SCHEMA_VERSION } from "../../contracts/index.ts";
+import type { Grader } from "../types.ts";
+import { type CandidateView, type ChangedLine, viewCandidate } from "./candidate-view.ts";
+import { type CodeFacts, codeFacts } from "./code-facts.ts";
+import { commentEvidence } from "./comments.ts";
+import { scopeEvidence } from "./consensus.ts";
+import { debugEvidence } from "./debug-leftovers.ts";
+import { type ResolvedStaticOptions, resolveStaticOptions, type StaticGraderOptions } from "./defaults.ts";
+import { compareText, type Evidence, type GroupContext, others, toFindings } from "./evidence.ts";
+import { formatChurn } from "./format-churn.ts";
+import { hardCodingEvidence } from "./hard-coding.ts";
+import { junkEvidence } from "./junk-files.ts";
+import { noOpEvidence } from "./no-op-assignment.ts";
+import { profileOf } from "./profile.ts";
+import { type Scored, scoreEvidence, tiersOf } from "./score.ts";
+import { loadSyntax } from "./syntax.ts";
+import { buildTestCorpus } from "./test-corpus.ts";
+import { testDetectionEvidence } from "./test-detection.ts";
+import { testFileEvidence } from "./test-tampering.ts";
+import { unusedDefinitionEvidence } from "./unused-definitions.ts";
+import { openWorkspace } from "./workspace.ts";
+
+/** Bumped whenever a rule or a default changes, so rankings name the rules that made them. */
+export const STATIC_GRADER_VERSION = "1.0.0";
+
+/**
+ * The static groupwise grader (DESIGN.md "Graders"): no model, deterministic, instant.
+ *
+ * Each passing candidate's patch is read as a diff and judged against the group: what the others
+ * change defines the consensus region, and detectors add evidence for extra files, format churn,
+ * debug leftovers, commented-out code, unused definitions, junk and binary files, edits to tests and
+ * runner/CI configs, test-runner probes, literal special-casing and TODO markers (defaults.ts has the
+ * table). Scores become tiers (score.ts).
+ *
+ * Documented neutral results, never exceptions:
+ * - no passing candidate → `ranking: []`;
+ * - one passing candidate → a single tier, with its findings (a veto can still use them);
+ * - a passing patch that is not a readable diff → an `unreadable-patch` finding worth 0, so it is
+ *   ranked as if clean and takes no part in the consensus;
+ * - an unknown language → diff-level evidence only (scope, files, tests, junk, markers).
+ * Failing candidates are never ranked and get no findings. Besides the contract fields, the Ranking
+ * carries `scores` (candidate id → score, lower is better) for tables and for debugging a ranking.
+ */
+export function createStaticGrader(options: StaticGraderOptions = {}): Grader {
+  const resolved = resolveStaticOptions(options);
+  const version = versionOf(resolved);
+  return {
+    name: "static",
+    version,
+    async grade(group: Group): Promise<Ranking> {
+      const syntax = await loadSyntax();
+      const passing = group.candidates.filter((c) => c.passed);
+      const views = passing.map((c) => viewCandidate(c.id, c.patch));
+      const readable = views.filter((v) => v.unreadable === undefined);
+      const workspace = resolved.readWorkspace
+        ? openWorkspace(group.task.workspace, {
+            maxFiles: resolved.workspaceMaxFiles,
+            maxBytes: resolved.workspaceMaxBytes,
+          })
+        : null;
+      const facts = new Map<string, Map<string, CodeFacts>>(
+        readable.map((v) => [v.id, new Map(v.files.map((f) => [f.path, codeFacts(f, syntax)]))]),
+      );
+      const ctx: GroupContext = {
+        views: readable,
+        facts,
+        profiles: new Map(readable.map((v) => [v.id, profileOf(v, facts.get(v.id)!)])),
+        corpus: buildTestCorpus(group.task.statement, () => workspace?.testText() ?? "", readable),
+        workspace,
+        syntax,
+        options: resolved,
+      };
+      const findings: Record<string, Finding[]> = {};
+      const scored: Scored[] = views.map((view) => {
+        const evidence =
+          view.unreadable === undefined ? candidateEvidence(view, ctx) : [unreadable(view.unreadable)];
+        const published = toFindings(evidence, resolved);
+        if (published.length > 0) findings[view.id] = published;
+        return {
+          id: view.id,
+          ...scoreEvidence(evidence, resolved),
+          equivalence: equivalenceKey(view, passing),
+        };
+      });
+      const { tiers, scores } = tiersOf(scored, resolved.tieMargin);
+      return {
+        schemaVersion: SCHEMA_VERSION,
+        groupId: group.id,
+        ranking: passing.length < 2 ? (passing.length === 1 ? [[passing[0]!.id]] : []) : tiers,
+        findings,
+        grader: { name: "static", version },
+        scores: Object.fromEntries([...scores].sort(([a], [b]) => compareText(a, b))),
+      };
+    },
+  };
+}
+
+/** All evidence about one readable candidate. */
+function candidateEvidence(view: CandidateView, ctx: GroupContext): Evidence[] {
+  const peers = others(view, ctx);
+  const facts = ctx.facts.get(view.id) ?? new Map<string, CodeFacts>();
+  const profiles = peers.map((p) => ctx.profiles.get(p.id)!);
+  const peerAdds = (key: string) => profiles.some((p) => p.addedLines.has(key));
+  const peerMentions = (word: string) => profiles.some((p) => p.words.has(word));
+  const evidence: Evidence[] = [];
+  const churned = new Set<ChangedLine>();
+  for (const file of view.files) {
+    evidence.push(
+      ...junkEvidence(file),
+      ...testFileEvidence(file),
+      ...testDetectionEvidence(file),
+      ...noOpEvidence(file),
+    );
+    if (file.role === "source" || file.role === "docs") {
+      for (const block of formatChurn(file)) {
+        for (const c of block.changes) churned.add(c);
+        evidence.push({
+          kind: "format-churn",
+          file: file.path,
+          line: block.newLine,
+          lines: block.lines,
+          message: `${block.lines} line${block.lines === 1 ? "" : "s"} rewritten with only whitespace, quote or comma changes; revert the reformatting`,
+        });
+      }
+    }
+    const fileFacts = facts.get(file.path);
+    if (file.role === "source" && fileFacts) evidence.push(...commentEvidence(file, fileFacts, ctx.syntax));
+    evidence.push(...debugEvidence(file, peerAdds, ctx.workspace));
+  }
+  evidence.push(...scopeEvidence(view, peers, churned, ctx.options));
+  evidence.push(...unusedDefinitionEvidence(view, facts, peerMentions, ctx.workspace));
+  evidence.push(...hardCodingEvidence(view, facts, profiles, ctx.corpus));
+  return evidence;
+}
+
+function unreadable(reason: string): Evidence {
+  return {
+    kind: "unreadable-patch",
+    message: `the patch cannot be read as a diff (${reason}); it is ranked as if clean — regenerate it with git diff to have it judged`,
+  };
+}
+
+/** Same changed lines (whitespace and position ignored) ⇒ same key. */
+function equivalenceKey(view: CandidateView, passing: readonly { id: string; patch: string }[]): string {
+  const hash = createHash("sha256");
+  if (view.unreadable !== undefined) {
+    hash.update(`unreadable\u0000${passing.find((c) => c.id === view.id)?.patch ?? ""}`);
+    return hash.digest("hex");
+  }
+  const lines: string[] = [];
+  for (const file of view.files) {
+    if (file.binary) lines.push(`${file.path}\u0000binary\u0000${file.status}`);
+    for (const c of file.changes) if (c.norm !== "") lines.push(`${file.path}\u0000${c.kind}\u0000${c.norm}`);
+  }
+  for (const line of lines.sort()) hash.update(`${line}\n`);
+  return hash.digest("hex");
+}
+
+/** The default version, or the version plus a digest of the non-default options that produced it. */
+function versionOf(resolved: ResolvedStaticOptions): string {
+  const text = canonicalJson(resolved);
+  if (text === canonicalJson(resolveStaticOptions({}))) return STATIC_GRADER_VERSION;
+  return `${STATIC_GRADER_VERSION}+${createHash("sha256").update(text).digest("hex").slice(0, 8)}`;
+}
+
+/** JSON with object keys sorted, so the same options always give the same digest. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => compareText(a, b));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,2 @@
+export { globToRegExp } from "./compile.js";
+export { filter, isMatch, matcher } from "./match.js";

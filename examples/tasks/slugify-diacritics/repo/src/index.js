@@ -1,0 +1,3 @@
+export { slugify } from "./slugify.js";
+export { truncate } from "./truncate.js";
+export { wrap } from "./wrap.js";

@@ -1,6 +1,7 @@
 import { Command, CommanderError } from "commander";
 import { GagarError, isUserError } from "../errors.ts";
 import { registerAdvantages } from "./commands/advantages.ts";
+import { registerDoctor } from "./commands/doctor.ts";
 import { registerGrade } from "./commands/grade.ts";
 import { registerGrader } from "./commands/grader.ts";
 
@@ -14,6 +15,7 @@ export function buildProgram(): Command {
   registerAdvantages(program);
   registerGrade(program);
   registerGrader(program);
+  registerDoctor(program);
   return program;
 }
 

@@ -14,6 +14,8 @@ export interface ResourceLimits {
   cpuSeconds: number;
   /** Open files per process (RLIMIT_NOFILE). */
   openFiles: number;
+  /** Size of the private RAM-backed /tmp, bytes (optional so that older callers still type-check). */
+  tmpBytes?: number;
 }
 
 export interface Mount {
@@ -31,7 +33,10 @@ export interface RunSpec {
   readOnly?: Mount[];
   /** Host directory mounted read-write at `/out` for reports, when given. */
   outputDir?: string;
-  /** The complete environment of the sandboxed program (nothing is inherited). */
+  /**
+   * Added to (and overriding) the base environment (`sandboxBaseEnv` in env.ts: PATH, HOME, TMPDIR,
+   * Python and locale settings); nothing is inherited from the host.
+   */
   env?: Record<string, string>;
   timeoutMs: number;
   /** stdout+stderr bytes kept; the run is killed once it prints more. */
@@ -48,6 +53,12 @@ export interface RunResult {
   stdout: string;
   stderr: string;
   durationMs: number;
+  /**
+   * Workspace or output paths that stood where a `readOnly` bind had to go (a symlink, or a file where
+   * a directory was needed, or the reverse) and were removed before the run so that the bind wins.
+   * Usually planted by a candidate: worth a finding.
+   */
+  replacedPaths?: string[];
 }
 
 export interface Availability {

@@ -1,0 +1,91 @@
+import { describe, expect, it } from "vitest";
+import { collectDoctorReport, type DoctorReport, formatDoctorReport } from "./doctor.ts";
+
+const fixture = (auto: string | null): DoctorReport => ({
+  backends: [
+    {
+      name: "bwrap",
+      availability: {
+        available: auto === "bwrap",
+        missing: auto === "bwrap" ? [] : ["bwrap not found: apt-get install bubblewrap"],
+        weaknesses: ["shares the host kernel"],
+      },
+    },
+    {
+      name: "unshare",
+      availability: {
+        available: auto !== null,
+        missing: auto !== null ? [] : ["not running as root: run gagar as root"],
+        weaknesses: ["mounts set up by host root"],
+      },
+    },
+    {
+      name: "unsandboxed",
+      availability: { available: true, missing: [], weaknesses: ["no isolation at all"] },
+    },
+  ],
+  auto,
+  tools: [
+    { name: "bwrap", version: "bubblewrap 0.8.0" },
+    { name: "node", version: "v20.20.2 (/usr/bin/node)" },
+  ],
+});
+
+describe("formatDoctorReport", () => {
+  it("lists every backend with its state, and the weaknesses of the one auto picks", () => {
+    const text = formatDoctorReport(fixture("bwrap"));
+    expect(text).toBe(
+      [
+        "gagar doctor: sandbox backends on this host (strongest first)",
+        "",
+        "  bwrap        [ok]       available (auto picks this)",
+        "  unshare      [ok]       available",
+        "  unsandboxed  [opt-in]   usable only with --allow-unsandboxed: NO isolation",
+        "",
+        "--sandbox auto: bwrap, which on this host does not protect against:",
+        "  - shares the host kernel",
+        "",
+        "tools",
+        "  bwrap        bubblewrap 0.8.0",
+        "  node         v20.20.2 (/usr/bin/node)",
+        "",
+        "OK: candidate code runs in the bwrap sandbox.",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  it("shows what is missing with its fix, and says when auto falls back to a weaker backend", () => {
+    const text = formatDoctorReport(fixture("unshare"));
+    expect(text).toContain(
+      "  bwrap        [missing]  not available\n                 - bwrap not found: apt-get install bubblewrap\n",
+    );
+    expect(text).toContain(
+      "--sandbox auto: unshare, which on this host does not protect against:\n  - mounts set up by host root\n",
+    );
+    expect(text).toContain("everything bwrap adds over it: install bubblewrap");
+  });
+
+  it("says NOT OK when no real sandbox works, whatever unsandboxed could do", () => {
+    const text = formatDoctorReport(fixture(null));
+    expect(text).toContain("--sandbox auto: NONE.");
+    expect(text).toContain("  - not running as root: run gagar as root\n");
+    expect(text.trimEnd().split("\n").at(-1)).toBe("NOT OK: no real sandbox is available on this host.");
+  });
+});
+
+describe("collectDoctorReport", () => {
+  it.skipIf(process.env.GAGAR_ALLOW_NO_BWRAP === "1")(
+    "finds bwrap and pytest on this host",
+    { timeout: 60_000 },
+    async () => {
+      const report = await collectDoctorReport();
+      expect(report.backends.map((b) => b.name)).toEqual(["bwrap", "unshare", "unsandboxed"]);
+      expect(report.auto).toBe("bwrap");
+      const tools = Object.fromEntries(report.tools.map((t) => [t.name, t.version]));
+      expect(tools.bwrap).toMatch(/^bubblewrap \d+\.\d+/);
+      expect(tools.pytest).toMatch(/^pytest \d+.*inside the bwrap sandbox/);
+      expect(tools.node).toContain(process.version);
+    },
+  );
+});

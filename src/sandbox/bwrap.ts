@@ -1,0 +1,157 @@
+import { join } from "node:path";
+import { SandboxError } from "../errors.ts";
+import { outcomeFromBwrapStatus } from "./bwrap-status.ts";
+import type { HostBind } from "./curated-etc.ts";
+import { SANDBOX_HOSTNAME, writeCuratedEtc } from "./curated-etc.ts";
+import { hostPrerequisites, trialRun } from "./host-checks.ts";
+import { findTools, versionOf } from "./host-tools.ts";
+import { prlimitArgs } from "./limits.ts";
+import { toRunResult } from "./outcome.ts";
+import { hostRootLayout, type RootEntry } from "./root-layout.ts";
+import { type CheckedSpec, checkSpec, OUT, WORKSPACE } from "./run-spec.ts";
+import { reaperArgs, type Staged, withStagedRun } from "./staged-run.ts";
+import { supervise, terminateNamespace } from "./supervise.ts";
+import type { Availability, RunResult, RunSpec, SandboxBackend } from "./types.ts";
+import { defaultUidRange, UidPool, type UidRange } from "./uid-pool.ts";
+
+export interface BwrapOptions {
+  /** Dedicated host uids, one per concurrent run (default 61000–61063). */
+  uidRange?: UidRange;
+  /** Where per-run staging directories go; must be traversable by other users (default /tmp). */
+  runDirBase?: string;
+}
+
+const TOOLS = ["bwrap", "unshare", "setpriv", "prlimit", "choom", "mount", "chown", "bash"] as const;
+
+/** What this backend cannot stop on this kind of host (reported by `check` and `gagar doctor`). */
+const WEAKNESSES = [
+  "shares the host kernel and installs no seccomp filter: a kernel exploit escapes",
+  "memory is capped per process (RLIMIT_AS), not per run: a run can use up to processes × memoryBytes (no cgroup limits)",
+  "the workspace is a host directory: its total size is bounded per file (RLIMIT_FSIZE) unless the caller puts it on a size-limited tmpfs",
+  "anything the candidate's code can write (workspace, /out) can be forged while it runs: grade with canaries",
+];
+
+/**
+ * The recommended backend (research/security.md §4.2): each run gets its own unprivileged host uid and
+ * a bubblewrap sandbox with every namespace unshared, no network, a minimal read-only root (/usr plus a
+ * curated /etc, never the host's `/`), a private size-capped /tmp, rlimits and oom_score_adj=1000.
+ *
+ * The chain (see `reaperArgs` for its head):
+ *   setpriv --pdeathsig → unshare (root: private pid and mount namespaces, waits and reaps)
+ *   → bash (chown the workspace, mount -a the staged bind sources) → prlimit → choom -n 1000
+ *   → setpriv (run uid, no caps, no new privs) → bwrap (pid 1 of the staging pid namespace) → program.
+ * It starts with an empty environment, because bwrap is pid 1 of the sandbox and its own
+ * /proc/1/environ is readable from inside.
+ */
+export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
+  const pool = new UidPool(options.uidRange ?? defaultUidRange);
+  const runDirBase = options.runDirBase ?? "/tmp";
+  let layout: RootEntry[] | undefined;
+
+  const backend: SandboxBackend = {
+    name: "bwrap",
+
+    async check(): Promise<Availability> {
+      const { paths, missing } = findTools(TOOLS);
+      if (paths.bwrap) {
+        const version = versionOf(paths.bwrap);
+        const match = /(\d+)\.(\d+)/.exec(version ?? "");
+        const [major, minor] = match ? [Number(match[1]), Number(match[2])] : [0, 0];
+        if (major === 0 && minor < 8) {
+          missing.push(
+            `bubblewrap >= 0.8 is needed for --disable-userns (found ${version ?? "unknown"}): apt-get install bubblewrap from Debian 12 / Ubuntu 24.04 or newer`,
+          );
+        }
+      }
+      missing.push(...(await hostPrerequisites(pool, runDirBase, { userNamespaces: true })));
+      if (missing.length === 0) missing.push(...(await trialRun(backend)));
+      return { available: missing.length === 0, missing, weaknesses: [...WEAKNESSES] };
+    },
+
+    async run(spec: RunSpec): Promise<RunResult> {
+      const checked = await checkSpec(spec);
+      const { paths, missing } = findTools(TOOLS);
+      if (missing.length) throw new SandboxError(`bwrap backend unavailable: ${missing.join("; ")}`, false);
+      layout ??= hostRootLayout();
+      const rootLayout = layout;
+      return withStagedRun(
+        checked,
+        { pool, chown: paths.chown, mount: paths.mount, runDirBase },
+        async (staged) => {
+          const etcBinds = await writeCuratedEtc(join(staged.runDir, "etc"), staged.uid);
+          const args = [
+            ...reaperArgs(paths),
+            paths.bash,
+            ...staged.stageArgs,
+            paths.prlimit,
+            ...prlimitArgs(checked.limits),
+            "--",
+            paths.choom,
+            "-n",
+            "1000",
+            "--",
+            paths.setpriv,
+            `--reuid=${staged.uid}`,
+            `--regid=${staged.uid}`,
+            "--clear-groups",
+            "--inh-caps=-all",
+            "--bounding-set=-all",
+            "--no-new-privs",
+            "--",
+            paths.bwrap,
+            ...bwrapArgs(checked, staged, etcBinds, rootLayout),
+            "--",
+            ...checked.argv,
+          ];
+          const run = await supervise({
+            file: paths.setpriv,
+            args,
+            env: {},
+            cwd: "/",
+            detached: false,
+            timeoutMs: checked.timeoutMs,
+            outputCapBytes: checked.outputCapBytes,
+            terminate: terminateNamespace,
+          });
+          return toRunResult(run, outcomeFromBwrapStatus(run.status), staged.replacedPaths);
+        },
+      );
+    },
+  };
+  return backend;
+}
+
+/** bwrap's options for one run (everything between `bwrap` and `--`). */
+export function bwrapArgs(
+  spec: CheckedSpec,
+  staged: Staged,
+  etcBinds: HostBind[],
+  layout: RootEntry[],
+): string[] {
+  const args = [
+    "--unshare-all",
+    "--unshare-user",
+    "--disable-userns",
+    "--die-with-parent",
+    "--new-session",
+    "--json-status-fd",
+    "3",
+    "--hostname",
+    SANDBOX_HOSTNAME,
+    "--clearenv",
+  ];
+  for (const [name, value] of Object.entries(spec.env)) args.push("--setenv", name, value);
+  args.push("--ro-bind", "/usr", "/usr");
+  for (const entry of layout) {
+    if (entry.kind === "symlink") args.push("--symlink", entry.target, `/${entry.name}`);
+    else args.push("--ro-bind", `/${entry.name}`, `/${entry.name}`);
+  }
+  args.push("--ro-bind", join(staged.runDir, "etc"), "/etc");
+  for (const bind of etcBinds) args.push("--ro-bind", bind.source, bind.target);
+  args.push("--size", String(spec.limits.tmpBytes), "--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev");
+  args.push("--bind", staged.workspace, WORKSPACE);
+  if (staged.outputDir) args.push("--bind", staged.outputDir, OUT);
+  for (const [i, mount] of spec.readOnly.entries()) args.push("--ro-bind", staged.readOnly[i]!, mount.target);
+  args.push("--chdir", WORKSPACE);
+  return args;
+}

@@ -1,0 +1,66 @@
+import { copyFile, lstat, mkdir, readlink, symlink, writeFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
+
+/** A host path bound read-only at the same place in the sandbox, over a placeholder in the curated /etc. */
+export interface HostBind {
+  source: string;
+  target: string;
+}
+
+/** Public host files copied as they are: the dynamic linker cache and the tables libc and Python read. */
+const COPIED = ["ld.so.cache", "protocols", "services", "ssl/openssl.cnf"];
+/** Symlinks recreated as they are (they point into /usr). */
+const LINKED = ["localtime", "os-release"];
+/** Directories bound read-only: CA certificates and Debian's alternatives (`awk` and friends link there). */
+const BOUND = ["ssl/certs", "alternatives"];
+
+export const SANDBOX_USER = "gagar";
+export const SANDBOX_HOSTNAME = "gagar-sandbox";
+
+/**
+ * Writes the sandbox's /etc into `dir` (a private, root-owned directory) and returns the host
+ * directories to bind over the placeholders it leaves. Binding the host's /etc instead would hand
+ * the candidate every config file, key and credential that happens to be world-readable there.
+ */
+export async function writeCuratedEtc(dir: string, uid: number, hostEtc = "/etc"): Promise<HostBind[]> {
+  await mkdir(dir, { mode: 0o755, recursive: true });
+  const files: Record<string, string> = {
+    passwd: [
+      "root:x:0:0:root:/root:/usr/sbin/nologin",
+      `${SANDBOX_USER}:x:${uid}:${uid}:gagar sandbox:/tmp:/bin/sh`,
+      "nobody:x:65534:65534:nobody:/nonexistent:/usr/sbin/nologin",
+    ].join("\n"),
+    group: ["root:x:0:", `${SANDBOX_USER}:x:${uid}:`, "nogroup:x:65534:"].join("\n"),
+    hosts: "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback",
+    hostname: SANDBOX_HOSTNAME,
+    "nsswitch.conf": [
+      "passwd: files",
+      "group: files",
+      "shadow: files",
+      "hosts: files",
+      "networks: files",
+    ].join("\n"),
+  };
+  for (const [name, text] of Object.entries(files))
+    await writeFile(join(dir, name), `${text}\n`, { mode: 0o644 });
+
+  for (const name of COPIED) {
+    const info = await lstat(join(hostEtc, name)).catch(() => undefined);
+    if (!info?.isFile()) continue;
+    await mkdir(dirname(join(dir, name)), { mode: 0o755, recursive: true });
+    await copyFile(join(hostEtc, name), join(dir, name));
+  }
+  for (const name of LINKED) {
+    const info = await lstat(join(hostEtc, name)).catch(() => undefined);
+    if (!info?.isSymbolicLink()) continue;
+    await symlink(await readlink(join(hostEtc, name)), join(dir, name));
+  }
+  const binds: HostBind[] = [];
+  for (const name of BOUND) {
+    const info = await lstat(join(hostEtc, name)).catch(() => undefined);
+    if (!info?.isDirectory()) continue;
+    await mkdir(join(dir, name), { mode: 0o755, recursive: true });
+    binds.push({ source: join(hostEtc, name), target: `/etc/${name}` });
+  }
+  return binds;
+}

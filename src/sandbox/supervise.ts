@@ -1,0 +1,163 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import type { Readable } from "node:stream";
+import { SandboxError } from "../errors.ts";
+import { childrenOf, killQuietly, sleep } from "./processes.ts";
+
+export interface SuperviseOptions {
+  file: string;
+  args: string[];
+  /** The wrapper chain's environment; empty for the sandboxes (bwrap's own /proc/1/environ is readable). */
+  env: Record<string, string>;
+  cwd?: string;
+  /** Start in a new session and process group, so the group can be killed and no tty is inherited. */
+  detached: boolean;
+  timeoutMs: number;
+  outputCapBytes: number;
+  /** Kills everything the run started; the child must exit soon after. */
+  terminate(child: ChildProcess, exited: Promise<void>): Promise<void>;
+}
+
+export interface Supervised {
+  /** Pid of the spawned process (also its process group when detached). */
+  pid: number | undefined;
+  exitCode: number | null;
+  signal: NodeJS.Signals | null;
+  timedOut: boolean;
+  outputCapped: boolean;
+  stdout: string;
+  stderr: string;
+  /** What the wrapper chain wrote to fd 3 (bwrap's --json-status-fd, or the "started" marker). */
+  status: string;
+  durationMs: number;
+}
+
+const STATUS_CAP = 64 * 1024;
+/** How long the pipes may stay open after the child exits (only an escaped daemon holds them longer). */
+const DRAIN_MS = 500;
+
+/**
+ * Runs one wrapper chain with stdin closed, byte-capped stdout+stderr, a wall timeout and a status pipe
+ * on fd 3. On the cap or the timeout it calls `terminate` once; it settles only after the child exited
+ * and the pipes were drained (or cut off).
+ */
+export function supervise(options: SuperviseOptions): Promise<Supervised> {
+  return new Promise((done, fail) => {
+    const started = performance.now();
+    let child: ChildProcess;
+    try {
+      child = spawn(options.file, options.args, {
+        stdio: ["ignore", "pipe", "pipe", "pipe"],
+        env: options.env,
+        cwd: options.cwd,
+        detached: options.detached,
+      });
+    } catch (error) {
+      fail(new SandboxError(`cannot start ${options.file}: ${(error as Error).message}`, false));
+      return;
+    }
+    const out: Buffer[] = [];
+    const err: Buffer[] = [];
+    const status: Buffer[] = [];
+    let outputBytes = 0;
+    let statusBytes = 0;
+    let timedOut = false;
+    let outputCapped = false;
+    let terminating: Promise<void> | undefined;
+    let exitCode: number | null = null;
+    let signal: NodeJS.Signals | null = null;
+    let markExited: () => void = () => {};
+    const exited = new Promise<void>((resolve) => {
+      markExited = resolve;
+    });
+
+    const kill = () => {
+      terminating ??= options.terminate(child, exited).catch(() => {
+        if (child.pid !== undefined) killQuietly(child.pid);
+      });
+    };
+    const collect = (stream: Readable | null, into: Buffer[]) => {
+      stream?.on("data", (chunk: Buffer) => {
+        if (outputCapped) return;
+        const room = options.outputCapBytes - outputBytes;
+        if (chunk.length > room) {
+          if (room > 0) into.push(chunk.subarray(0, room));
+          outputBytes = options.outputCapBytes;
+          outputCapped = true;
+          kill();
+          return;
+        }
+        into.push(chunk);
+        outputBytes += chunk.length;
+      });
+    };
+    collect(child.stdout, out);
+    collect(child.stderr, err);
+    const statusStream = child.stdio[3] as Readable | null;
+    statusStream?.on("data", (chunk: Buffer) => {
+      if (statusBytes >= STATUS_CAP) return;
+      status.push(chunk);
+      statusBytes += chunk.length;
+    });
+    const timer = setTimeout(() => {
+      timedOut = true;
+      kill();
+    }, options.timeoutMs);
+
+    const streams = [child.stdout, child.stderr, statusStream].filter((s): s is Readable => s !== null);
+    const drained = Promise.all(
+      streams.map(
+        (s) =>
+          new Promise<void>((resolve) =>
+            s.readableEnded || s.destroyed ? resolve() : s.once("close", resolve),
+          ),
+      ),
+    );
+
+    child.once("error", (error) => {
+      clearTimeout(timer);
+      fail(new SandboxError(`cannot start ${options.file}: ${error.message}`, false));
+    });
+    child.once("exit", async (code, sig) => {
+      exitCode = code;
+      signal = sig;
+      markExited();
+      clearTimeout(timer);
+      const cutOff = sleep(DRAIN_MS).then(() => "late" as const);
+      if ((await Promise.race([drained, cutOff])) === "late") for (const s of streams) s.destroy();
+      await terminating;
+      done({
+        pid: child.pid,
+        exitCode,
+        signal,
+        timedOut,
+        outputCapped,
+        stdout: Buffer.concat(out).toString("utf8"),
+        stderr: Buffer.concat(err).toString("utf8"),
+        status: Buffer.concat(status).toString("utf8"),
+        durationMs: Math.round(performance.now() - started),
+      });
+    });
+  });
+}
+
+/**
+ * Kill strategy for the namespace backends: SIGKILL the chain's child first (bwrap's pid-1 reaper, or
+ * unshare's forked pid 1), which tears the pid namespace down while the outer process is still alive to
+ * reap it at once; killing only the outer process leaves that child a zombie for the host's slow init
+ * (~1 s here). The outer process follows if it has not exited within a second.
+ */
+export async function terminateNamespace(child: ChildProcess, exited: Promise<void>): Promise<void> {
+  const pid = child.pid;
+  if (pid === undefined) return;
+  const kids = await childrenOf(pid);
+  for (const kid of kids) killQuietly(kid);
+  if (kids.length === 0) {
+    killQuietly(pid);
+    return;
+  }
+  const outcome = await Promise.race([
+    exited.then(() => "exited" as const),
+    sleep(1000).then(() => "slow" as const),
+  ]);
+  if (outcome === "slow") killQuietly(pid);
+}

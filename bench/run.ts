@@ -8,6 +8,7 @@ const suites: [string, () => Promise<{ run: () => Promise<void> }>][] = [
   ["grade", () => import("./grade.bench.ts")],
   ["grader-tokens", () => import("./grader-tokens.bench.ts")],
   ["sandbox", () => import("./sandbox.bench.ts")],
+  ["verify", () => import("./verify.bench.ts")],
 ];
 
 const only = process.argv.slice(2);

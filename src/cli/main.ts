@@ -4,6 +4,8 @@ import { registerAdvantages } from "./commands/advantages.ts";
 import { registerDoctor } from "./commands/doctor.ts";
 import { registerGrade } from "./commands/grade.ts";
 import { registerGrader } from "./commands/grader.ts";
+import { registerTasks } from "./commands/tasks.ts";
+import { registerVerify } from "./commands/verify.ts";
 
 /** Builds the `gagar` program; each command lives in its own module under commands/. */
 export function buildProgram(): Command {
@@ -13,6 +15,8 @@ export function buildProgram(): Command {
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
   registerAdvantages(program);
+  registerVerify(program);
+  registerTasks(program);
   registerGrade(program);
   registerGrader(program);
   registerDoctor(program);

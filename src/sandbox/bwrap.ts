@@ -37,8 +37,8 @@ const WEAKNESSES = [
  * curated /etc, never the host's `/`), a private size-capped /tmp, rlimits and oom_score_adj=1000.
  *
  * The chain (see `reaperArgs` for its head):
- *   setpriv --pdeathsig → unshare (root: private pid and mount namespaces, waits and reaps)
- *   → bash (chown the workspace, mount -a the staged bind sources) → prlimit → choom -n 1000
+ *   setpriv --pdeathsig → choom -n 1000 → unshare (root: private pid and mount namespaces, waits and reaps)
+ *   → bash (chown the workspace, mount -a the staged bind sources) → prlimit
  *   → setpriv (run uid, no caps, no new privs) → bwrap (pid 1 of the staging pid namespace) → program.
  * It starts with an empty environment, because bwrap is pid 1 of the sandbox and its own
  * /proc/1/environ is readable from inside.
@@ -85,10 +85,6 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
             ...staged.stageArgs,
             paths.prlimit,
             ...prlimitArgs(checked.limits),
-            "--",
-            paths.choom,
-            "-n",
-            "1000",
             "--",
             paths.setpriv,
             `--reuid=${staged.uid}`,

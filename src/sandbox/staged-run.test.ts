@@ -71,9 +71,13 @@ describe("stageScript and reaperArgs", () => {
   });
 
   it("reap inside a private pid and mount namespace that dies with the verifier", () => {
-    expect(reaperArgs({ unshare: "/usr/bin/unshare" }, ["--net"])).toEqual([
+    expect(reaperArgs({ unshare: "/usr/bin/unshare", choom: "/usr/bin/choom" }, ["--net"])).toEqual([
       "--pdeathsig",
       "KILL",
+      "--",
+      "/usr/bin/choom",
+      "-n",
+      "1000",
       "--",
       "/usr/bin/unshare",
       "--fork",

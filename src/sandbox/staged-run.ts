@@ -52,10 +52,16 @@ export function stageScript(steps: string[] = []): string {
  *   host's init, which reaps it ~2 s late here, holding the run's uid (and its RLIMIT_NPROC count).
  *   Inside, the kernel reaps it the moment the namespace's init exits.
  */
-export function reaperArgs(paths: { unshare: string }, namespaces: string[] = []): string[] {
+export function reaperArgs(paths: { unshare: string; choom: string }, namespaces: string[] = []): string[] {
   return [
     "--pdeathsig",
     "KILL",
+    "--",
+    // choom before the pid namespace: inside it, choom would write its namespace pid's entry of the
+    // host's /proc — another host process's oom_score_adj (pid 1's, measured). Children inherit it.
+    paths.choom,
+    "-n",
+    "1000",
     "--",
     paths.unshare,
     "--fork",

@@ -49,7 +49,7 @@ const WEAKNESSES = [
  * Fallback for hosts without bubblewrap, built from util-linux alone and as close to the bwrap recipe
  * as root allows: `unshare` gives new pid, mount, network, IPC and UTS namespaces; host root (inside
  * them) assembles a minimal read-only root from /usr, a curated /etc, a private size-capped /tmp, a new
- * /proc and a minimal /dev; then prlimit, choom -n 1000, chroot, and setpriv to the run's own uid
+ * /proc and a minimal /dev; then prlimit, chroot, and setpriv to the run's own uid
  * with no capabilities, no bounding set and no new privileges. The network namespace holds only `lo`.
  */
 export function createUnshareBackend(options: UnshareOptions = {}): SandboxBackend {
@@ -92,10 +92,6 @@ export function createUnshareBackend(options: UnshareOptions = {}): SandboxBacke
             ...staged.stageArgs,
             paths.prlimit,
             ...prlimitArgs(checked.limits),
-            "--",
-            paths.choom,
-            "-n",
-            "1000",
             "--",
             paths.chroot,
             root,

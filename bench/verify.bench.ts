@@ -1,0 +1,171 @@
+import { spawn } from "node:child_process";
+import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { selectBackend } from "../src/sandbox/select.ts";
+import type { SandboxBackend } from "../src/sandbox/types.ts";
+import { buildSnapshot } from "../src/verify/snapshot.ts";
+import { loadTaskPack, type TaskPack } from "../src/verify/task-pack.ts";
+import { Verifier } from "../src/verify/verifier.ts";
+import { verifyRollouts } from "../src/verify/verify-rollouts.ts";
+import { WorkspaceFactory } from "../src/verify/workspace.ts";
+import { median, report } from "./stats.ts";
+
+/**
+ * Verification benchmarks (issue 3 goals in brackets):
+ * 1. sandbox overhead: `verify` of a candidate vs the same test command run bare in a plain copy of the
+ *    repository, on a test suite of about one second [ratio ≤ 1.15];
+ * 2. workspace preparation for a 10,000-file repository [< 100 ms], next to the one-off snapshot build
+ *    and the plain-copy fallback;
+ * 3. throughput of `verifyRollouts` with 2 parallel sandboxes vs 1.
+ * Bare and sandboxed runs alternate rep by rep so both see the same drift of a shared machine.
+ */
+
+const REPS = 7;
+const PYTEST = ["python3", "-B", "-m", "pytest", "-q", "-p", "no:cacheprovider", "-o", "junit_family=xunit1"];
+/** About one second of pure-Python work, split over two tests. */
+const SPIN = "    s = 0\n    for i in range(16_000_000):\n        s += i\n";
+
+function makeTask(root: string): TaskPack {
+  const dir = join(root, "spin");
+  mkdirSync(join(dir, "repo", "tests"), { recursive: true });
+  mkdirSync(join(dir, "tests", "tests"), { recursive: true });
+  writeFileSync(join(dir, "repo", "spin.py"), "def ok():\n    return False\n");
+  const tests = `from spin import ok\n\n\ndef test_ok():\n${SPIN}    assert ok()\n\n\ndef test_spin():\n${SPIN}    assert s > 0\n`;
+  writeFileSync(join(dir, "repo", "tests", "test_spin.py"), "def test_placeholder():\n    pass\n");
+  writeFileSync(join(dir, "tests", "tests", "test_spin.py"), tests);
+  writeFileSync(
+    join(dir, "task.json"),
+    JSON.stringify({
+      schemaVersion: 1,
+      id: "spin",
+      statement: "ok() should return True",
+      language: "python",
+      test: { command: [...PYTEST, "--junitxml={junit}", "{tests}"] },
+      failToPass: ["tests/test_spin.py::test_ok"],
+      passToPass: ["tests/test_spin.py::test_spin"],
+      timeoutSec: 60,
+    }),
+  );
+  writeFileSync(
+    join(dir, "reference.patch"),
+    "diff --git a/spin.py b/spin.py\n--- a/spin.py\n+++ b/spin.py\n@@ -1,2 +1,2 @@\n def ok():\n-    return False\n+    return True\n",
+  );
+  return loadTaskPack(dir);
+}
+
+/** The candidate's test command, bare: a plain copy of repo/ with the hidden tests and the fix in it. */
+function bareRun(pack: TaskPack, root: string): () => Promise<void> {
+  const copy = join(root, "bare");
+  cpSync(pack.repoDir, copy, { recursive: true });
+  cpSync(pack.testsDir, copy, { recursive: true });
+  writeFileSync(join(copy, "spin.py"), "def ok():\n    return True\n");
+  const env = {
+    PATH: "/usr/bin:/bin",
+    HOME: root,
+    TMPDIR: root,
+    PYTHONDONTWRITEBYTECODE: "1",
+    LANG: "C.UTF-8",
+  };
+  return () =>
+    new Promise((done, fail) => {
+      const argv = [...PYTEST, `--junitxml=${join(root, "bare.xml")}`, "tests/test_spin.py"];
+      const child = spawn(argv[0]!, argv.slice(1), { cwd: copy, env, stdio: "ignore" });
+      child.once("error", fail);
+      child.once("exit", (code) => (code === 0 ? done() : fail(new Error(`bare pytest exited ${code}`))));
+    });
+}
+
+async function overhead(sandbox: SandboxBackend, root: string): Promise<void> {
+  const pack = makeTask(root);
+  const bare = bareRun(pack, root);
+  const verifier = new Verifier({ sandbox });
+  try {
+    const verify = async () => {
+      const outcome = await verifier.verify(pack, pack.referencePatch!);
+      if (!outcome.passed)
+        throw new Error(`reference did not pass: ${outcome.reason} ${outcome.detail ?? ""}`);
+    };
+    await bare();
+    await verify();
+    const bares: number[] = [];
+    const verifies: number[] = [];
+    for (let i = 0; i < REPS; i++) {
+      let t0 = performance.now();
+      await bare();
+      bares.push(performance.now() - t0);
+      t0 = performance.now();
+      await verify();
+      verifies.push(performance.now() - t0);
+    }
+    const b = median(bares);
+    const v = median(verifies);
+    report("bare test command, ~1 s suite (median ms)", b.toFixed(0));
+    report("verify of the same candidate (median ms)", v.toFixed(0));
+    report("sandbox overhead ratio [goal <= 1.15]", (v / b).toFixed(2));
+  } finally {
+    await verifier.close();
+  }
+}
+
+async function workspacePrep(root: string): Promise<void> {
+  const repo = join(root, "big");
+  for (let d = 0; d < 100; d++) {
+    mkdirSync(join(repo, `pkg${d}`), { recursive: true });
+    for (let f = 0; f < 100; f++) writeFileSync(join(repo, `pkg${d}`, `m${f}.py`), "x = 1\n".repeat(150));
+  }
+  let t0 = performance.now();
+  const snapshot = buildSnapshot(repo, join(root, "big-snap"));
+  report("snapshot build, 10,000 files (once per task, ms)", (performance.now() - t0).toFixed(0));
+  const runs = join(root, "ws");
+  mkdirSync(runs);
+  const factory = new WorkspaceFactory(runs);
+  const times: number[] = [];
+  let strategy = "";
+  for (let i = 0; i < REPS + 1; i++) {
+    const ws = await factory.create(snapshot);
+    if (i > 0) times.push(ws.prepareMs);
+    strategy = ws.strategy;
+    await ws.close();
+  }
+  report(`workspace per candidate, 10,000 files (${strategy}, ms) [goal < 100]`, median(times).toFixed(0));
+  t0 = performance.now();
+  cpSync(snapshot.dir, join(root, "plain-copy"), { recursive: true });
+  report("plain copy of the same repository (ms, for comparison)", (performance.now() - t0).toFixed(0));
+}
+
+async function throughput(sandbox: SandboxBackend, root: string): Promise<void> {
+  const pack = loadTaskPack(join(root, "spin"));
+  const tasks = new Map([[pack.spec.id, pack]]);
+  const candidates = 6;
+  const perMinute: Record<number, number> = {};
+  for (const jobs of [1, 2]) {
+    // Distinct patches (a comment differs), so that deduplication does not collapse them.
+    const rollouts = Array.from({ length: candidates }, (_, i) => ({
+      id: `j${jobs}-${i}`,
+      taskId: pack.spec.id,
+      patch: `${pack.referencePatch!}`.replace("+    return True\n", `+    return True  # ${jobs}-${i}\n`),
+    }));
+    const t0 = performance.now();
+    const verdicts = await verifyRollouts(rollouts, { tasks, sandbox, jobs });
+    const seconds = (performance.now() - t0) / 1000;
+    if (verdicts.some((v) => !v.passed))
+      throw new Error(`a candidate failed: ${JSON.stringify(verdicts.find((v) => !v.passed))}`);
+    perMinute[jobs] = (60 * candidates) / seconds;
+    report(`throughput --jobs ${jobs} (candidates/min)`, perMinute[jobs]!.toFixed(1));
+  }
+  report("throughput ratio --jobs 2 / --jobs 1", (perMinute[2]! / perMinute[1]!).toFixed(2));
+}
+
+export async function run(): Promise<void> {
+  const root = mkdtempSync(join(tmpdir(), "gagar-verify-bench-"));
+  try {
+    const sandbox = await selectBackend("auto");
+    report("sandbox backend", sandbox.name);
+    await overhead(sandbox, root);
+    await workspacePrep(root);
+    await throughput(sandbox, root);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,246 @@
+import { z } from "zod";
+import type { Finding } from "../contracts/finding.ts";
+import type { TestStatus, VerdictReason } from "../contracts/verdict.ts";
+import type { RunResult } from "../sandbox/types.ts";
+import { type JunitCase, parseJunit, ReportError } from "./junit-report.ts";
+import type { SafeRead } from "./safe-read.ts";
+import { type CaseResult, indexCases, statusOf } from "./test-ids.ts";
+import { caseKey, idKey, locateId, type TestPlan } from "./test-plan.ts";
+
+/**
+ * Turns what a sandboxed verification left behind into a verdict. Pure: no I/O.
+ *
+ * Order of the checks (first match wins):
+ * 1. wall timeout → `timeout`; output over the cap → `crashed` (the sandbox killed the run);
+ * 2. the runner (sandbox-runner.py) did not exit 0, or left no valid status.json → `crashed`; a
+ *    status.json without this run's secret token was written by someone else → `forged`;
+ * 3. `git apply` failed → `apply-failed`;
+ * 4. per test run: killed by a signal, report missing, empty, over the cap or not one well-formed
+ *    JUnit document → `crashed`; a second document in the report channel → `forged`;
+ * 5. canaries: a must-fail canary that passed, failed with the wrong message, or a must-pass canary
+ *    that did not pass → `forged`; a runner exiting 0 although a canary failed → `forged`;
+ * 6. every failToPass and passToPass id must be present and passed (skipped, xfail, error and missing
+ *    all fail) → `passed` or `tests-failed`. A report without its canaries is `forged` when it claims
+ *    success and `tests-failed` otherwise (a collection error stops pytest before the canaries run).
+ * Verdict details name test ids and statuses only, never test output: hidden-test source shows up in
+ * tracebacks and must not reach anything the policy can read (E5).
+ */
+
+export const RunnerStatus = z.object({
+  version: z.literal(1),
+  token: z.string().nullable(),
+  dumpable: z.number(),
+  apply: z.object({ exitCode: z.number(), output: z.string(), durationMs: z.number() }).nullable(),
+  removedBytecode: z.number(),
+  runs: z.array(
+    z.object({
+      label: z.string(),
+      exitCode: z.number().nullable(),
+      signal: z.number().nullable(),
+      reportBytes: z.number(),
+      reportTruncated: z.boolean(),
+      channelHeld: z.boolean(),
+      survivors: z.number(),
+      durationMs: z.number(),
+    }),
+  ),
+});
+export type RunnerStatus = z.infer<typeof RunnerStatus>;
+
+export interface GradeInput {
+  failToPass: readonly string[];
+  passToPass: readonly string[];
+  plan: TestPlan;
+  timeoutSec: number;
+  /** The per-run secret the runner must echo in status.json. */
+  token: string;
+  sandbox: RunResult;
+  /** status.json as read from /out (safeReadFile). */
+  status: SafeRead;
+  /** report-<i>.xml of each planned run. */
+  reports: SafeRead[];
+}
+
+export interface Graded {
+  passed: boolean;
+  reason: VerdictReason;
+  detail?: string;
+  tests: Record<string, TestStatus>;
+  durationsMs: Record<string, number>;
+  findings: Finding[];
+}
+
+export function grade(input: GradeInput): Graded {
+  const { sandbox } = input;
+  if (sandbox.timedOut)
+    return fail("timeout", `the run did not finish within its ${input.timeoutSec}s timeout`);
+  if (sandbox.outputCapped) return fail("crashed", "the run printed more than the output cap and was killed");
+  if (sandbox.exitCode !== 0) {
+    const how = sandbox.exitCode === null ? `signal ${sandbox.signal}` : `exit ${sandbox.exitCode}`;
+    return fail("crashed", `the verifier's runner did not finish (${how}); something in the run killed it`);
+  }
+  const status = parseStatus(input.status);
+  if (typeof status === "string") return fail("crashed", `the runner finished but its status.json ${status}`);
+  if (status.token !== input.token) {
+    return forged(
+      [],
+      "status.json does not carry this run's token: it was not written by the verifier's runner",
+      {},
+    );
+  }
+  const durationsMs: Record<string, number> = {};
+  if (status.apply) {
+    durationsMs.apply = status.apply.durationMs;
+    if (status.apply.exitCode !== 0) {
+      const detail = `git apply failed (exit ${status.apply.exitCode}): ${lastLines(status.apply.output, 6)}`;
+      return fail("apply-failed", detail, durationsMs);
+    }
+  }
+  if (status.runs.length !== input.plan.runs.length) {
+    return fail(
+      "crashed",
+      `the runner finished ${status.runs.length} of ${input.plan.runs.length} test runs`,
+      durationsMs,
+    );
+  }
+  durationsMs.tests = status.runs.reduce((n, r) => n + r.durationMs, 0);
+
+  const indexes: Map<string, CaseResult>[] = [];
+  const findings: Finding[] = [];
+  let canariesMissing = 0;
+  for (const [i, run] of input.plan.runs.entries()) {
+    const ran = status.runs[i]!;
+    const label = input.plan.runs.length > 1 ? ` for ${run.label}` : "";
+    if (ran.channelHeld || ran.survivors > 0) {
+      return forged(
+        findings,
+        `a process outlived the test run${label} and kept its report channel open`,
+        durationsMs,
+      );
+    }
+    if (ran.exitCode === null)
+      return fail("crashed", `the test runner${label} was killed by signal ${ran.signal}`, durationsMs);
+    if (ran.reportTruncated) return fail("crashed", `the report${label} exceeded the size cap`, durationsMs);
+    const read = input.reports[i];
+    if (!read?.ok)
+      return fail(
+        "crashed",
+        `the runner's copy of the report${label} is ${read ? read.reason : "missing"}`,
+        durationsMs,
+      );
+    if (read.data.length === 0) {
+      return fail(
+        "crashed",
+        `the test runner${label} exited ${ran.exitCode} without writing a report`,
+        durationsMs,
+      );
+    }
+    let cases: JunitCase[];
+    try {
+      cases = parseJunit(read.data.toString("utf8"));
+    } catch (e) {
+      if (!(e instanceof ReportError)) throw e;
+      if (e.injected)
+        return forged(
+          findings,
+          `the report${label} was written to by something besides the runner (${e.message})`,
+          durationsMs,
+        );
+      return fail("crashed", `the report${label} is unusable: ${e.message}`, durationsMs);
+    }
+    const index = indexCases(cases, (c) => caseKey(run, c));
+    indexes.push(index);
+    let canaryFailed = false;
+    for (const canary of run.canaries) {
+      const got = index.get(idKey(run.flavor, canary.id));
+      if (!got) {
+        canariesMissing++;
+        continue;
+      }
+      if (canary.expect === "pass" && got.status !== "passed") {
+        return forged(findings, `the must-pass canary${label} was reported ${got.status}`, durationsMs);
+      }
+      if (canary.expect === "fail") {
+        if (got.status !== "failed")
+          return forged(findings, `a must-fail canary${label} was reported ${got.status}`, durationsMs);
+        if (canary.message && !got.message.includes(canary.message)) {
+          return forged(
+            findings,
+            `a must-fail canary${label} failed with a message it never raised`,
+            durationsMs,
+          );
+        }
+        canaryFailed = true;
+      }
+    }
+    if (canaryFailed && ran.exitCode === 0) {
+      return forged(findings, `the test runner${label} exited 0 although a canary failed`, durationsMs);
+    }
+  }
+
+  const tests: Record<string, TestStatus> = {};
+  const bad: string[] = [];
+  for (const id of [...input.failToPass, ...input.passToPass]) {
+    const where = locateId(input.plan, id);
+    const result = where ? indexes[where.run]?.get(where.key) : undefined;
+    const status = statusOf(result);
+    tests[id] = status;
+    if (result) durationsMs[id] = Math.round(result.timeSec * 1000);
+    if (status !== "passed") bad.push(`${id} ${status}`);
+  }
+  if (canariesMissing > 0) {
+    if (bad.length === 0)
+      return forged(
+        findings,
+        "the report claims every test passed but lacks the canary tests",
+        durationsMs,
+        tests,
+      );
+    return {
+      passed: false,
+      reason: "tests-failed",
+      detail: `${summarize(bad)} (canaries did not run either)`,
+      tests,
+      durationsMs,
+      findings,
+    };
+  }
+  if (bad.length)
+    return { passed: false, reason: "tests-failed", detail: summarize(bad), tests, durationsMs, findings };
+  return { passed: true, reason: "passed", tests, durationsMs, findings };
+}
+
+function parseStatus(read: SafeRead): RunnerStatus | string {
+  if (!read.ok) return read.reason;
+  let json: unknown;
+  try {
+    json = JSON.parse(read.data.toString("utf8"));
+  } catch {
+    return "is not JSON";
+  }
+  const parsed = RunnerStatus.safeParse(json);
+  return parsed.success ? parsed.data : "has an unexpected shape";
+}
+
+function fail(reason: VerdictReason, detail: string, durationsMs: Record<string, number> = {}): Graded {
+  return { passed: false, reason, detail, tests: {}, durationsMs, findings: [] };
+}
+
+function forged(
+  findings: Finding[],
+  detail: string,
+  durationsMs: Record<string, number>,
+  tests: Record<string, TestStatus> = {},
+): Graded {
+  const finding: Finding = { kind: "result-forgery", severity: "critical", message: detail };
+  return { passed: false, reason: "forged", detail, tests, durationsMs, findings: [...findings, finding] };
+}
+
+function summarize(bad: string[]): string {
+  const shown = bad.slice(0, 5).join("; ");
+  return bad.length > 5 ? `${shown}; and ${bad.length - 5} more` : shown;
+}
+
+function lastLines(text: string, n: number): string {
+  return text.trim().split("\n").slice(-n).join(" | ");
+}

@@ -1,0 +1,179 @@
+import { describe, expect, it } from "vitest";
+import { gatePatch, splitSegments } from "./patch-gate.ts";
+import { PathPolicy } from "./protected-paths.ts";
+
+const policy = new PathPolicy({
+  hiddenTests: ["tests/test_calc.py"],
+  testIdFiles: ["tests/test_calc.py", "tests/test_other.py"],
+  protectedGlobs: ["data/golden/"],
+});
+
+function modify(path: string, body = "-a\n+b\n"): string {
+  return `diff --git a/${path} b/${path}\nindex 1111111..2222222 100644\n--- a/${path}\n+++ b/${path}\n@@ -1 +1 @@\n${body}`;
+}
+
+function add(path: string, mode = "100644"): string {
+  return `diff --git a/${path} b/${path}\nnew file mode ${mode}\nindex 0000000..2222222\n--- /dev/null\n+++ b/${path}\n@@ -0,0 +1 @@\n+x\n`;
+}
+
+const FIX = modify("calc.py");
+
+describe("gatePatch", () => {
+  it("passes an ordinary patch through unchanged", () => {
+    const result = gatePatch(FIX, { policy });
+    expect(result).toMatchObject({ ok: true, patch: FIX, findings: [], stripped: [] });
+  });
+
+  it("drops free text before the first header", () => {
+    const result = gatePatch(`Fix division\n\n${FIX}`, { policy });
+    expect(result.ok && result.patch).toBe(FIX);
+  });
+
+  it("accepts an empty patch as a no-op", () => {
+    expect(gatePatch("", { policy })).toMatchObject({ ok: true, patch: "", files: [] });
+  });
+
+  it.each([
+    ["../outside.py", "'..' path component"],
+    ["a/../../b.py", "'..' path component"],
+    [".git/hooks/post-checkout", ".git metadata"],
+    ["sub/.GIT/config", ".git metadata"],
+    ["pkg/__pycache__/m.cpython-311.pyc", "__pycache__"],
+    ["pkg/m.pyc", "bytecode"],
+    ["pkg/_speedups.so", "native library"],
+    ["lib/libx.so.1", "native library"],
+    ["evil.pth", ".pth"],
+    ["sitecustomize.py", "start-up hook"],
+    ["pkg/usercustomize.py", "start-up hook"],
+  ])("rejects %s", (path, why) => {
+    const result = gatePatch(add(path), { policy });
+    expect(result.ok).toBe(false);
+    if (!result.ok) {
+      expect(result.reason).toContain(why);
+      expect(result.findings[0]).toMatchObject({ kind: "patch-policy", severity: "critical" });
+    }
+  });
+
+  it("rejects an absolute path even when git would prefix it", () => {
+    const patch =
+      "diff --git a//etc/passwd b//etc/passwd\n--- a//etc/passwd\n+++ b//etc/passwd\n@@ -1 +1 @@\n-a\n+b\n";
+    expect(gatePatch(patch, { policy }).ok).toBe(false);
+  });
+
+  it("rejects symlinks, gitlinks and binary hunks", () => {
+    expect(gatePatch(add("evil", "120000"), { policy })).toMatchObject({ ok: false, reason: "symlink evil" });
+    expect(gatePatch(add("vendor/lib", "160000"), { policy })).toMatchObject({ ok: false });
+    const binary =
+      "diff --git a/img.png b/img.png\nnew file mode 100644\nindex 0000000..1111111\nGIT binary patch\nliteral 3\nKcmZ?wbN~PV\n\nliteral 0\nKcmV+b0RR6000031\n";
+    expect(gatePatch(binary, { policy })).toMatchObject({ ok: false, reason: "binary patch for img.png" });
+    const mode = "diff --git a/run.sh b/run.sh\nold mode 100644\nnew mode 104755\n";
+    expect(gatePatch(mode, { policy })).toMatchObject({ ok: false, reason: "file mode 104755 for run.sh" });
+  });
+
+  it("rejects a symlink mode change on an existing file", () => {
+    const patch = "diff --git a/calc.py b/calc.py\nold mode 100644\nnew mode 120000\n";
+    expect(gatePatch(patch, { policy }).ok).toBe(false);
+  });
+
+  it("strips protected files by default and records a finding for each", () => {
+    const patch = [
+      FIX,
+      modify("tests/test_calc.py"),
+      add("conftest.py"),
+      add("tests/sub/conftest.py"),
+      modify("pytest.ini"),
+      modify("package.json"),
+      add(".github/workflows/ci.yml"),
+      add("data/golden/out.txt"),
+      modify("tests/test_other.py"),
+    ].join("");
+    const result = gatePatch(patch, { policy });
+    expect(result.ok).toBe(true);
+    if (!result.ok) return;
+    expect(result.patch).toBe(FIX);
+    expect(result.stripped).toEqual([
+      "tests/test_calc.py",
+      "conftest.py",
+      "tests/sub/conftest.py",
+      "pytest.ini",
+      "package.json",
+      ".github/workflows/ci.yml",
+      "data/golden/out.txt",
+      "tests/test_other.py",
+    ]);
+    const kinds = result.findings.map((f) => `${f.kind}/${f.severity}`);
+    expect(kinds).toEqual([
+      "test-tampering/critical",
+      "test-tampering/critical",
+      "test-tampering/critical",
+      "config-tampering/major",
+      "config-tampering/major",
+      "config-tampering/major",
+      "config-tampering/major",
+      "test-tampering/critical",
+    ]);
+    expect(result.findings[0]).toMatchObject({ file: "tests/test_calc.py", line: 1 });
+  });
+
+  it("protects a path that would block laying a hidden test over the workspace", () => {
+    const result = gatePatch(add("tests"), { policy });
+    expect(result.ok && result.stripped).toEqual(["tests"]);
+    const below = gatePatch(add("tests/test_calc.py/x.py"), { policy });
+    expect(below.ok && below.stripped).toEqual(["tests/test_calc.py/x.py"]);
+  });
+
+  it("sees renames away from a protected file", () => {
+    const patch =
+      "diff --git a/tests/test_calc.py b/tests/old.py\nsimilarity index 100%\nrename from tests/test_calc.py\nrename to tests/old.py\n";
+    const result = gatePatch(patch, { policy });
+    expect(result.ok && result.stripped).toEqual(["tests/test_calc.py"]);
+  });
+
+  it("rejects instead of stripping under the reject policy", () => {
+    const result = gatePatch(FIX + add("conftest.py"), { policy, protectedPolicy: "reject" });
+    expect(result).toMatchObject({ ok: false, reason: "patch changes protected paths: conftest.py" });
+    expect(result.findings).toHaveLength(1);
+  });
+
+  it("enforces the size, file and hunk caps", () => {
+    expect(gatePatch(FIX, { policy, limits: { maxBytes: 10 } })).toMatchObject({ ok: false });
+    expect(gatePatch(FIX + modify("b.py"), { policy, limits: { maxFiles: 1 } })).toMatchObject({
+      ok: false,
+      reason: "patch touches 2 files; the limit is 1",
+    });
+    expect(gatePatch(FIX, { policy, limits: { maxHunks: 0 } })).toMatchObject({ ok: false });
+  });
+
+  it("rejects new modules that shadow the toolchain, but not existing ones", () => {
+    const shadowModules = new Set(["pytest", "json", "_pytest"]);
+    const pristineHas = (p: string) => p === "json";
+    const opts = { policy, shadowModules, pristineHas };
+    expect(gatePatch(add("pytest/__init__.py"), opts)).toMatchObject({ ok: false });
+    expect(gatePatch(add("pytest.py"), opts)).toMatchObject({ ok: false });
+    expect(gatePatch(add("tests/_pytest.py"), opts)).toMatchObject({ ok: false });
+    expect(gatePatch(add("json/extra.py"), opts).ok).toBe(true);
+    expect(gatePatch(add("src/pytest.py"), opts).ok).toBe(true);
+    expect(gatePatch(add("pytest.txt"), opts).ok).toBe(true);
+  });
+
+  it("refuses hunks without a diff --git header and unparseable patches", () => {
+    expect(gatePatch("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n", { policy })).toMatchObject({ ok: false });
+    const truncated = "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n-a\n+b\n";
+    const result = gatePatch(truncated, { policy });
+    expect(result.ok).toBe(false);
+    if (!result.ok) expect(result.reason).toMatch(/^unparseable patch: patch line \d+/);
+  });
+
+  it("tolerates blank lines after the last hunk", () => {
+    const result = gatePatch(`${FIX}\n\n`, { policy });
+    expect(result.ok && result.patch).toBe(FIX);
+  });
+});
+
+describe("splitSegments", () => {
+  it("cuts exactly at diff --git headers", () => {
+    const segments = splitSegments(`intro\n${FIX}${modify("b.py")}`);
+    expect(segments.map((s) => s.file.newPath)).toEqual(["calc.py", "b.py"]);
+    expect(segments[0]!.text).toBe(FIX);
+  });
+});

@@ -1,0 +1,153 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ConfigError, type InputError } from "../errors.ts";
+import { selectBackend } from "../sandbox/select.ts";
+import { importSweBench } from "./swebench-import.ts";
+import { loadTaskPack } from "./task-pack.ts";
+import { verifyRollouts } from "./verify-rollouts.ts";
+
+const root = mkdtempSync(join(tmpdir(), "gagar-import-"));
+afterAll(() => rmSync(root, { recursive: true, force: true }));
+
+const repos = join(root, "repos");
+const repo = join(repos, "acme", "calc");
+let base = "";
+
+function git(...args: string[]): string {
+  return execFileSync("git", ["-c", "user.email=t@example.com", "-c", "user.name=t", ...args], {
+    cwd: repo,
+    encoding: "utf8",
+    env: { PATH: process.env.PATH, GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" },
+  }).trim();
+}
+
+function write(path: string, text: string): void {
+  mkdirSync(join(repo, path, ".."), { recursive: true });
+  writeFileSync(join(repo, path), text);
+}
+
+/** A unified diff made by git from the working tree (then reset), so it applies to `base`. */
+function diffOf(edit: () => void): string {
+  edit();
+  git("add", "-A");
+  const patch = git("diff", "--cached", "HEAD");
+  git("reset", "-q", "--hard", "HEAD");
+  git("clean", "-qfd");
+  return `${patch}\n`;
+}
+
+beforeAll(() => {
+  mkdirSync(repo, { recursive: true });
+  git("init", "-q");
+  write("calc.py", "def div(a, b):\n    return a / b\n");
+  write("tests/test_calc.py", "from calc import div\n\n\ndef test_div():\n    assert div(6, 3) == 2\n");
+  // git archive would drop tests/ and rewrite _version.py; the importer must not.
+  write(".gitattributes", "tests export-ignore\n_version.py export-subst\n");
+  write("_version.py", 'version = "$Format:%H$"\n');
+  git("add", "-A");
+  git("commit", "-qm", "base");
+  base = git("rev-parse", "HEAD");
+  write("calc.py", "def div(a, b):\n    raise NotImplementedError  # a later commit the task must not see\n");
+  git("commit", "-qam", "future");
+  git("checkout", "-q", base);
+});
+
+function instances(extra: Record<string, unknown> = {}): string {
+  const testPatch = diffOf(() => {
+    write(
+      "tests/test_calc.py",
+      "import pytest\nfrom calc import div\n\n\ndef test_div():\n    assert div(6, 3) == 2\n\n\ndef test_div_zero():\n    with pytest.raises(ValueError):\n        div(1, 0)\n",
+    );
+    write("tests/test_more.py", "from calc import div\n\n\ndef test_half():\n    assert div(1, 2) == 0.5\n");
+  });
+  const patch = diffOf(() =>
+    write("calc.py", 'def div(a, b):\n    if b == 0:\n        raise ValueError("zero")\n    return a / b\n'),
+  );
+  const instance = {
+    instance_id: "acme__calc-1",
+    repo: "acme/calc",
+    base_commit: base,
+    patch,
+    test_patch: testPatch,
+    FAIL_TO_PASS: JSON.stringify(["tests/test_calc.py::test_div_zero"]),
+    PASS_TO_PASS: ["tests/test_calc.py::test_div", "tests/test_more.py::test_half"],
+    problem_statement: "div by zero should raise ValueError",
+    ...extra,
+  };
+  const file = join(root, `instances-${Math.random().toString(36).slice(2)}.jsonl`);
+  writeFileSync(file, `${JSON.stringify(instance)}\n`);
+  return file;
+}
+
+describe("importSweBench", () => {
+  it("writes a task pack from the base commit, with hidden tests at their post-patch state", async () => {
+    const out = join(root, "packs");
+    expect(await importSweBench(instances(), { reposDir: repos, outDir: out })).toEqual(["acme__calc-1"]);
+    const pack = loadTaskPack(join(out, "acme__calc-1"));
+    expect(pack.spec.failToPass).toEqual(["tests/test_calc.py::test_div_zero"]);
+    expect(pack.spec.test.command).toContain("{tests}");
+    expect(pack.hiddenTests).toEqual(["tests/test_calc.py", "tests/test_more.py"]);
+    expect(readFileSync(join(pack.testsDir, "tests/test_calc.py"), "utf8")).toContain("def test_div_zero");
+    expect(readFileSync(join(pack.repoDir, "tests/test_calc.py"), "utf8")).not.toContain("test_div_zero");
+    expect(readFileSync(join(pack.repoDir, "calc.py"), "utf8")).toBe("def div(a, b):\n    return a / b\n");
+    expect(readFileSync(join(pack.repoDir, "_version.py"), "utf8")).toContain("$Format:%H$");
+    expect(existsSync(join(pack.repoDir, ".git"))).toBe(false);
+    expect(pack.referencePatch).toContain('raise ValueError("zero")');
+  });
+
+  it("verifies: the reference patch passes and the empty patch fails", async () => {
+    const out = join(root, "packs-verify");
+    await importSweBench(instances({ instance_id: "acme__calc-2" }), { reposDir: repos, outDir: out });
+    const pack = loadTaskPack(join(out, "acme__calc-2"));
+    const sandbox = await selectBackend("bwrap");
+    const verdicts = await verifyRollouts(
+      [
+        { id: "ref", taskId: pack.spec.id, patch: pack.referencePatch! },
+        { id: "empty", taskId: pack.spec.id, patch: "" },
+      ],
+      { tasks: new Map([[pack.spec.id, pack]]), sandbox, jobs: 2 },
+    );
+    expect(verdicts.map((v) => [v.rolloutId, v.reason])).toEqual([
+      ["ref", "passed"],
+      ["empty", "tests-failed"],
+    ]);
+  });
+
+  it("names the line and field of bad instances and leaves nothing behind", async () => {
+    const out = join(root, "packs-bad");
+    const bad = async (extra: Record<string, unknown>) => {
+      try {
+        await importSweBench(instances({ instance_id: "bad-1", ...extra }), { reposDir: repos, outDir: out });
+      } catch (e) {
+        return e as InputError;
+      }
+      throw new Error("expected an error");
+    };
+    expect((await bad({ FAIL_TO_PASS: "not json" })).location).toMatchObject({
+      line: 1,
+      field: "FAIL_TO_PASS",
+    });
+    expect((await bad({ base_commit: "0123456789abcdef" })).location.field).toBe("base_commit");
+    expect((await bad({ repo: "../etc" })).location.field).toBe("repo");
+    expect((await bad({ repo: "acme/none" })).location.field).toBe("repo");
+    expect((await bad({ FAIL_TO_PASS: ["tests/test_nope.py::t"] })).location.field).toBe("failToPass.0");
+    expect(
+      (await bad({ test_patch: "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n" })).location
+        .field,
+    ).toBe("test_patch");
+    expect(existsSync(join(out, "bad-1"))).toBe(false);
+  });
+
+  it("refuses to overwrite an existing task without force", async () => {
+    const out = join(root, "packs-twice");
+    const file = instances({ instance_id: "acme__calc-3" });
+    await importSweBench(file, { reposDir: repos, outDir: out });
+    await expect(importSweBench(file, { reposDir: repos, outDir: out })).rejects.toThrow(ConfigError);
+    expect(await importSweBench(file, { reposDir: repos, outDir: out, force: true })).toEqual([
+      "acme__calc-3",
+    ]);
+  });
+});

@@ -1,0 +1,120 @@
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, describe, expect, it } from "vitest";
+import { InputError } from "../errors.ts";
+import { loadTaskPack, loadTaskPacks } from "./task-pack.ts";
+
+const FIXTURES = fileURLToPath(new URL("../../test/fixtures/verify/tasks", import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), "gagar-task-pack-"));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+let copies = 0;
+/** A writable copy of the python fixture with task.json edited by `edit`. */
+function variant(edit: (spec: Record<string, unknown>) => void, name = "calc-div-zero"): string {
+  const dir = join(scratch, `v${copies++}`, name);
+  cpSync(join(FIXTURES, "calc-div-zero"), dir, { recursive: true });
+  const file = join(dir, "task.json");
+  const spec = JSON.parse(readFileSync(file, "utf8"));
+  edit(spec);
+  writeFileSync(file, JSON.stringify(spec));
+  return dir;
+}
+
+function errorOf(fn: () => unknown): InputError {
+  try {
+    fn();
+  } catch (e) {
+    if (e instanceof InputError) return e;
+    throw e;
+  }
+  throw new Error("expected an InputError");
+}
+
+describe("loadTaskPack", () => {
+  it("loads the python fixture with its hidden tests and reference patch", () => {
+    const pack = loadTaskPack(join(FIXTURES, "calc-div-zero"));
+    expect(pack.spec.id).toBe("calc-div-zero");
+    expect(pack.hiddenTests).toEqual(["tests/test_calc.py", "tests/test_extra.py"]);
+    expect(pack.referencePatch).toContain("raise ValueError");
+    expect(pack.repoDir).toBe(join(FIXTURES, "calc-div-zero", "repo"));
+  });
+
+  it("loads every task of a folder", () => {
+    expect([...loadTaskPacks(FIXTURES).keys()]).toEqual(["calc-div-zero", "stats-mean"]);
+    expect([...loadTaskPacks(join(FIXTURES, "stats-mean")).keys()]).toEqual(["stats-mean"]);
+  });
+
+  it("names the file and field of a schema error", () => {
+    const dir = variant((s) => {
+      s.timeoutSec = -1;
+    });
+    const error = errorOf(() => loadTaskPack(dir));
+    expect(error.location).toEqual({ file: join(dir, "task.json"), field: "timeoutSec" });
+  });
+
+  it("requires the id to match the folder", () => {
+    const error = errorOf(() => loadTaskPack(variant(() => {}, "other-name")));
+    expect(error.location.field).toBe("id");
+  });
+
+  it("requires {junit} and a standalone {tests}", () => {
+    const noJunit = errorOf(() =>
+      loadTaskPack(variant((s) => ((s.test as { command: string[] }).command = ["pytest"]))),
+    );
+    expect(noJunit.location.field).toBe("test.command");
+    const glued = errorOf(() =>
+      loadTaskPack(
+        variant(
+          (s) => ((s.test as { command: string[] }).command = ["pytest", "--junitxml={junit}", "x{tests}"]),
+        ),
+      ),
+    );
+    expect(glued.location.field).toBe("test.command.2");
+    const js = errorOf(() =>
+      loadTaskPack(
+        variant((s) => {
+          s.language = "javascript";
+          (s.test as { command: string[] }).command = [
+            "node",
+            "--test",
+            "--test-reporter-destination={junit}",
+          ];
+        }),
+      ),
+    );
+    expect(js.message).toContain("{tests}");
+  });
+
+  it("requires test ids to name existing files, once each", () => {
+    const missing = errorOf(() =>
+      loadTaskPack(variant((s) => ((s.failToPass as string[])[1] = "tests/test_nope.py::test_x"))),
+    );
+    expect(missing.location.field).toBe("failToPass.1");
+    const twice = errorOf(() =>
+      loadTaskPack(variant((s) => ((s.passToPass as string[])[0] = "tests/test_calc.py::test_div_by_zero"))),
+    );
+    expect(twice.message).toContain("already listed at failToPass.0");
+    const unsafe = errorOf(() =>
+      loadTaskPack(variant((s) => ((s.failToPass as string[])[0] = "../x.py::t"))),
+    );
+    expect(unsafe.message).toContain("unsafe path");
+  });
+
+  it("refuses symlinks among the hidden tests and a missing repo/", () => {
+    const dir = variant(() => {});
+    symlinkSync("/etc/passwd", join(dir, "tests", "tests", "passwd.py"));
+    expect(errorOf(() => loadTaskPack(dir)).message).toContain("regular files");
+    unlinkSync(join(dir, "tests", "tests", "passwd.py"));
+    rmSync(join(dir, "repo"), { recursive: true });
+    expect(errorOf(() => loadTaskPack(dir)).location.file).toBe(join(dir, "repo"));
+  });
+
+  it("reports a missing or broken task.json", () => {
+    expect(errorOf(() => loadTaskPack(scratch)).detail).toBe("no task.json in the task folder");
+    const dir = variant(() => {});
+    writeFileSync(join(dir, "task.json"), "{");
+    expect(errorOf(() => loadTaskPack(dir)).detail).toMatch(/^not valid JSON/);
+  });
+});

@@ -1,0 +1,63 @@
+import { chmodSync, copyFileSync, mkdirSync } from "node:fs";
+import { dirname, join } from "node:path";
+import type { Mount } from "../sandbox/types.ts";
+import { PathPolicy, testIdFile } from "./protected-paths.ts";
+import { buildSnapshot, type Snapshot } from "./snapshot.ts";
+import type { TaskPack } from "./task-pack.ts";
+
+/**
+ * What one verifier session prepares once per task and shares between its candidates: the trusted
+ * snapshot of the repository, the patch policy, and the read-only mounts that restore the task's
+ * protected files for every test run.
+ *
+ * Restore mounts (laid over /workspace after the workspace, so they win over anything the candidate
+ * wrote or creates at run time):
+ * - every hidden test, from a private copy of the pack's tests/ made now (the pack may change later);
+ * - every pristine file under protection (conftest, runner configs, files named by test ids,
+ *   `protectedPaths`) straight from the snapshot; a `node_modules` directory is bound whole.
+ */
+export interface TaskState {
+  pack: TaskPack;
+  snapshot: Snapshot;
+  policy: PathPolicy;
+  restore: Mount[];
+  buildMs: number;
+}
+
+export function prepareTask(pack: TaskPack, dir: string): TaskState {
+  const started = performance.now();
+  const snapshot = buildSnapshot(pack.repoDir, join(dir, "repo"));
+  const policy = new PathPolicy({
+    hiddenTests: pack.hiddenTests,
+    testIdFiles: [...pack.spec.failToPass, ...pack.spec.passToPass]
+      .map(testIdFile)
+      .filter((f): f is string => f !== null),
+    protectedGlobs: pack.spec.protectedPaths,
+  });
+  const restore: Mount[] = [];
+  const hidden = join(dir, "hidden");
+  for (const rel of pack.hiddenTests) {
+    const copy = join(hidden, rel);
+    mkdirSync(dirname(copy), { recursive: true, mode: 0o755 });
+    copyFileSync(join(pack.testsDir, rel), copy);
+    chmodSync(copy, 0o644);
+    restore.push({ source: copy, target: `/workspace/${rel}` });
+  }
+  const hiddenSet = new Set(pack.hiddenTests);
+  const modules = new Set<string>();
+  for (const rel of snapshot.files) {
+    if (hiddenSet.has(rel)) continue;
+    const parts = rel.split("/");
+    const nm = parts.indexOf("node_modules");
+    if (nm >= 0) {
+      modules.add(parts.slice(0, nm + 1).join("/"));
+      continue;
+    }
+    if (policy.protectionOf(rel)?.restore)
+      restore.push({ source: join(snapshot.dir, rel), target: `/workspace/${rel}` });
+  }
+  for (const rel of [...modules].filter((m) => ![...modules].some((o) => o !== m && m.startsWith(`${o}/`)))) {
+    restore.push({ source: join(snapshot.dir, rel), target: `/workspace/${rel}` });
+  }
+  return { pack, snapshot, policy, restore, buildMs: performance.now() - started };
+}

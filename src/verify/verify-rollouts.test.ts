@@ -1,0 +1,78 @@
+import { execFileSync } from "node:child_process";
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Rollout } from "../contracts/rollout.ts";
+import { Verdict } from "../contracts/verdict.ts";
+import { ConfigError } from "../errors.ts";
+import { selectBackend } from "../sandbox/select.ts";
+import type { SandboxBackend } from "../sandbox/types.ts";
+import { loadTaskPack, loadTaskPacks } from "./task-pack.ts";
+import { type VerifyProgress, verifyRollouts } from "./verify-rollouts.ts";
+
+const FIXTURES = fileURLToPath(new URL("../../test/fixtures/verify/tasks", import.meta.url));
+const tasks = loadTaskPacks(FIXTURES);
+const py = tasks.get("calc-div-zero")!;
+const js = tasks.get("stats-mean")!;
+const scratch = mkdtempSync(join(tmpdir(), "gagar-verify-rollouts-"));
+let sandbox: SandboxBackend;
+
+beforeAll(async () => {
+  sandbox = await selectBackend("bwrap");
+});
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe("verifyRollouts", () => {
+  it("verifies each distinct (task, patch) once and returns verdicts in input order", async () => {
+    const rollouts: Rollout[] = [
+      { id: "p-ref", taskId: py.spec.id, groupId: "g", patch: py.referencePatch! },
+      { id: "j-ref", taskId: js.spec.id, patch: js.referencePatch! },
+      { id: "p-ref-again", taskId: py.spec.id, groupId: "g", patch: py.referencePatch! },
+      { id: "p-empty", taskId: py.spec.id, patch: "" },
+      { id: "j-empty", taskId: js.spec.id, patch: "" },
+    ];
+    const progress: VerifyProgress[] = [];
+    const verdicts = await verifyRollouts(rollouts, {
+      tasks,
+      sandbox,
+      jobs: 2,
+      onProgress: (p) => progress.push(p),
+    });
+    expect(verdicts.map((v) => [v.rolloutId, v.reason])).toEqual([
+      ["p-ref", "passed"],
+      ["j-ref", "passed"],
+      ["p-ref-again", "passed"],
+      ["p-empty", "tests-failed"],
+      ["j-empty", "tests-failed"],
+    ]);
+    expect(progress.map((p) => p.done)).toEqual([1, 2, 3, 4]);
+    expect(progress.every((p) => p.total === 4)).toBe(true);
+    expect(verdicts[0]).toMatchObject({ groupId: "g", schemaVersion: 1 });
+    expect(verdicts[0]!.tests).toEqual(
+      Object.fromEntries([...py.spec.failToPass, ...py.spec.passToPass].map((id) => [id, "passed"])),
+    );
+    expect(verdicts[3]!.tests["tests/test_calc.py::test_div_by_zero"]).toBe("failed");
+    for (const v of verdicts) expect(Verdict.safeParse(v).success).toBe(true);
+  });
+
+  it("refuses rollouts for unknown tasks before running anything", async () => {
+    await expect(
+      verifyRollouts([{ id: "x", taskId: "nope", patch: "" }], { tasks, sandbox }),
+    ).rejects.toThrow(ConfigError);
+  });
+
+  it("turns a broken task pack into infra-error verdicts, not rewards", async () => {
+    const dir = join(scratch, "calc-div-zero");
+    cpSync(join(FIXTURES, "calc-div-zero"), dir, { recursive: true });
+    execFileSync("mkfifo", [join(dir, "repo", "pipe")]);
+    const broken = new Map([["calc-div-zero", loadTaskPack(dir)]]);
+    const [verdict] = await verifyRollouts([{ id: "r", taskId: "calc-div-zero", patch: "" }], {
+      tasks: broken,
+      sandbox,
+    });
+    expect(verdict).toMatchObject({ passed: false, reason: "infra-error" });
+    expect(verdict!.detail).toContain("task pack fault");
+  });
+});

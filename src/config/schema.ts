@@ -38,6 +38,8 @@ export const Config = z.strictObject({
   allowUnsandboxed: z.boolean().default(false),
   verifyJobs: z.number().int().min(1).default(DEFAULTS.verifyJobs),
   grader: z.string().min(1).default(DEFAULTS.grader),
+  /** Options of the chosen grader (e.g. the agent grader's baseUrl and model); it validates them. */
+  graderOptions: z.record(z.string(), z.unknown()).default({}),
   advantage: z
     .strictObject({
       estimator: z.string().min(1).default(DEFAULTS.advantage.estimator),

@@ -37,6 +37,7 @@ describe("computeStepMetrics", () => {
         { row: row("b", 0.577, 0.385), passed: true, tokens: 3000 },
         { row: row("c", -1.155, -1.155), passed: false, tokens: 2000 },
       ],
+      verifications: { fresh: 3, reused: 1 },
       graderCalls: 1,
       graderFallbacks: 0,
       vetoed: 0,

@@ -18,6 +18,8 @@ export interface StepMetricsInput {
   rounds: number;
   /** Advantage rows of the kept groups, with whether the candidate passed and its trajectory tokens. */
   advantages: { row: AdvantageRow; passed: boolean; tokens: number }[];
+  /** Distinct patches verified in this process, and verdicts reused from the store (resume, duplicates). */
+  verifications: { fresh: number; reused: number };
   graderCalls: number;
   graderFallbacks: number;
   vetoed: number;
@@ -35,18 +37,20 @@ export interface StepMetrics {
   turns: Distribution;
   passingPatchLines: number;
   advantage: {
-    /** Spread of advantages among passing candidates of kept groups: 0 under GRPO with binary rewards. */
+    /** Within-group spread of advantages among passing candidates: 0 under GRPO with binary rewards. */
     passingStdGrpo: number;
     passingStdGagar: number;
     /**
-     * Correlation of advantage with trajectory tokens among passing candidates. GRPO gives every
-     * pass the same credit (0); negative under GAGAR means longer passing trajectories got less —
-     * the mechanism behind the paper's slower growth of trajectory length.
+     * Within-group correlation of advantage with trajectory tokens among passing candidates (both
+     * centred on their group's passing mean, then pooled). GRPO gives every pass of a group the same
+     * credit (0 with binary rewards); negative under GAGAR means longer passing trajectories got
+     * less — the mechanism behind the paper's slower growth of trajectory length.
      */
     tokenCorrelationGrpo: number;
     tokenCorrelationGagar: number;
     redistributedGroups: number;
   };
+  verifications: { fresh: number; reused: number };
   grader: { calls: number; fallbacks: number; vetoed: number };
   stageMs: Record<string, number>;
 }
@@ -57,7 +61,11 @@ export function computeStepMetrics(input: StepMetricsInput): StepMetrics {
   const passingRows = input.advantages.filter((a) => a.passed);
   const grpo = passingRows.map((a) => a.row.baseAdvantage);
   const gagar = passingRows.map((a) => a.row.advantage);
-  const tokens = passingRows.map((a) => a.tokens);
+  const groupOf = passingRows.map((a) => a.row.groupId);
+  const tokens = centredByGroup(
+    passingRows.map((a) => a.tokens),
+    groupOf,
+  );
   const redistributed = new Set(input.advantages.filter((a) => a.row.weight !== 1).map((a) => a.row.groupId))
     .size;
   return {
@@ -71,19 +79,32 @@ export function computeStepMetrics(input: StepMetricsInput): StepMetrics {
     turns: distribution(all.flatMap((c) => (c.turns === undefined ? [] : [c.turns]))),
     passingPatchLines: passing.length ? passing.reduce((s, c) => s + c.patchLines, 0) / passing.length : 0,
     advantage: {
-      passingStdGrpo: std(grpo),
-      passingStdGagar: std(gagar),
-      tokenCorrelationGrpo: correlation(grpo, tokens),
-      tokenCorrelationGagar: correlation(gagar, tokens),
+      passingStdGrpo: std(centredByGroup(grpo, groupOf)),
+      passingStdGagar: std(centredByGroup(gagar, groupOf)),
+      tokenCorrelationGrpo: correlation(centredByGroup(grpo, groupOf), tokens),
+      tokenCorrelationGagar: correlation(centredByGroup(gagar, groupOf), tokens),
       redistributedGroups: redistributed,
     },
+    verifications: input.verifications,
     grader: { calls: input.graderCalls, fallbacks: input.graderFallbacks, vetoed: input.vetoed },
     stageMs: input.stageMs,
   };
 }
 
-function std(values: number[]): number {
-  if (values.length < 2) return 0;
-  const m = values.reduce((a, b) => a + b, 0) / values.length;
-  return Math.sqrt(values.reduce((s, v) => s + (v - m) ** 2, 0) / values.length);
+/** Root mean square of values already centred on their group means. */
+function std(centred: number[]): number {
+  return centred.length ? Math.sqrt(centred.reduce((s, v) => s + v * v, 0) / centred.length) : 0;
+}
+
+/** Each value minus the mean of its group, so pooled statistics see only within-group variation. */
+function centredByGroup(values: readonly number[], groups: readonly string[]): number[] {
+  const sums = new Map<string, { sum: number; n: number }>();
+  values.forEach((v, i) => {
+    const s = sums.get(groups[i]!) ?? { sum: 0, n: 0 };
+    sums.set(groups[i]!, { sum: s.sum + v, n: s.n + 1 });
+  });
+  return values.map((v, i) => {
+    const s = sums.get(groups[i]!)!;
+    return v - s.sum / s.n;
+  });
 }

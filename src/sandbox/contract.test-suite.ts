@@ -281,18 +281,26 @@ export function sandboxContract(target: ContractTarget): void {
       });
     });
 
-    sandboxOnly("makes sandboxed processes the OOM killer's first choice and leaves host processes alone (B3)", {
-      timeout: 15_000,
-    }, async () => {
-      const hostInit = readFileSync("/proc/1/oom_score_adj", "utf8");
-      const own = readFileSync("/proc/self/oom_score_adj", "utf8");
-      await withDirs(async ({ ws }) => {
-        const result = await backend.run({ argv: ["cat", "/proc/self/oom_score_adj"], workspace: ws, timeoutMs: 10_000 });
-        expect(result.stdout.trim()).toBe("1000");
-      });
-      expect(readFileSync("/proc/1/oom_score_adj", "utf8")).toBe(hostInit);
-      expect(readFileSync("/proc/self/oom_score_adj", "utf8")).toBe(own);
-    });
+    sandboxOnly(
+      "makes sandboxed processes the OOM killer's first choice and leaves host processes alone (B3)",
+      {
+        timeout: 15_000,
+      },
+      async () => {
+        const hostInit = readFileSync("/proc/1/oom_score_adj", "utf8");
+        const own = readFileSync("/proc/self/oom_score_adj", "utf8");
+        await withDirs(async ({ ws }) => {
+          const result = await backend.run({
+            argv: ["cat", "/proc/self/oom_score_adj"],
+            workspace: ws,
+            timeoutMs: 10_000,
+          });
+          expect(result.stdout.trim()).toBe("1000");
+        });
+        expect(readFileSync("/proc/1/oom_score_adj", "utf8")).toBe(hostInit);
+        expect(readFileSync("/proc/self/oom_score_adj", "utf8")).toBe(own);
+      },
+    );
 
     it("caps huge output, with and without newlines (B5)", { timeout: 20_000 }, async () => {
       await withDirs(async ({ ws }) => {

@@ -1,0 +1,102 @@
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Command } from "commander";
+import { loadConfig, resolveConfig } from "../../config/load.ts";
+import type { Config } from "../../config/schema.ts";
+import { agentOptions } from "../../grade/agent/settings.ts";
+import { renderGroup, renderMetrics } from "../../pipeline/report.ts";
+import { type FinishedStep, runTraining } from "../../pipeline/run.ts";
+import { buildServices } from "../../pipeline/services.ts";
+import { integerAtLeast } from "../options.ts";
+import { createPolicySourceFromConfig } from "../policy-source.ts";
+
+/** The installed package, where the example pack lives (the demo runs from any folder). */
+const packageRoot = fileURLToPath(new URL("../../../", import.meta.url));
+
+export function registerRun(program: Command): void {
+  program
+    .command("run")
+    .description("run RL steps as configured: sample, roll out, verify, filter, grade, redistribute, export")
+    .requiredOption("--config <file>", "gagar.config.json (unknown keys are errors; see docs/config.md)")
+    .option("--steps <k>", "steps the run should have", integerAtLeast(1), 1)
+    .option("--resume [run-id]", "continue a run (default: the latest) instead of starting a new one")
+    .option("-q, --quiet", "print only the step metrics, not every group")
+    .action(async (flags: { config: string; steps: number; resume?: string | true; quiet?: boolean }) => {
+      const config = loadConfig(flags.config);
+      await runAndReport(config, {
+        steps: flags.steps,
+        resume: flags.resume === true ? "latest" : flags.resume,
+        quiet: flags.quiet,
+      });
+    });
+
+  program
+    .command("demo")
+    .description(
+      "one full RL step on the bundled example pack: replay rollouts, sandboxed tests, static grader",
+    )
+    .option("--out <dir>", "where the store, batch and transcripts go", "gagar-demo")
+    .action(async (flags: { out: string }) => {
+      const config = resolveConfig(
+        {
+          tasks: join(packageRoot, "examples/tasks"),
+          rollouts: { source: "replay", replayDir: join(packageRoot, "examples/rollouts") },
+          out: flags.out,
+        },
+        "gagar demo (embedded defaults)",
+        process.cwd(),
+      );
+      const started = performance.now();
+      const outcome = await runAndReport(config, { steps: 1 });
+      const step = outcome.steps[0];
+      process.stderr.write(
+        `\ndemo finished in ${((performance.now() - started) / 1000).toFixed(1)} s\n` +
+          `  store        ${outcome.storeFile}\n` +
+          (step
+            ? `  batch        ${step.batchJsonl}\n               ${step.batchParquet}\n  transcripts  ${step.transcripts}\n`
+            : "") +
+          `  config       ${outcome.runDir}/config.json\n`,
+      );
+    });
+}
+
+async function runAndReport(config: Config, options: { steps: number; resume?: string; quiet?: boolean }) {
+  const log = (line: string) => process.stderr.write(`${line}\n`);
+  let close: (() => Promise<void>) | undefined;
+  try {
+    return await runTraining(
+      config,
+      async (store) => {
+        const built = await buildServices(config, store, {
+          warn: log,
+          policySource: (sandbox) => createPolicySourceFromConfig(config, sandbox),
+          // Model graders may take their server, model and key from the environment, read here at the edge.
+          graderOptions:
+            config.grader === "static"
+              ? config.graderOptions
+              : agentOptions({}, process.env, config.graderOptions),
+        });
+        close = built.close;
+        log(
+          `sandbox: ${built.sandbox.name} · grader: ${built.services.grader.name} · source: ${built.services.source.name}`,
+        );
+        return built.services;
+      },
+      {
+        steps: options.steps,
+        resume: options.resume,
+        log,
+        onStep: (s) => printStep(s, options.quiet ?? false),
+      },
+    );
+  } finally {
+    await close?.();
+  }
+}
+
+function printStep(step: FinishedStep, quiet: boolean): void {
+  const out: string[] = [];
+  if (!quiet) for (const g of step.groups) out.push(renderGroup(g), "");
+  out.push(`step ${step.stepIdx} metrics`, renderMetrics(step.metrics));
+  process.stdout.write(`${out.join("\n")}\n`);
+}

@@ -1,0 +1,70 @@
+import { renderTable, signed } from "../cli/table.ts";
+import type { Finding } from "../contracts/finding.ts";
+import type { StepMetrics } from "../metrics/step-metrics.ts";
+import type { StepGroup } from "./step.ts";
+
+const SEVERITY_ORDER: Record<string, number> = { critical: 0, major: 1, minor: 2 };
+
+/**
+ * A person-readable account of one group: verdicts, the grader's tiers with the main findings,
+ * and GRPO vs GAGAR advantages side by side.
+ */
+export function renderGroup(g: StepGroup): string {
+  const passing = g.group.candidates.filter((c) => c.passed).length;
+  const status = g.kept ? "kept" : `dropped (${g.dropReason})`;
+  const lines = [`■ ${g.group.id} · ${passing}/${g.group.candidates.length} passed · ${status}`];
+  const rows = g.group.candidates.map((c, i) => {
+    const verdict = g.verdicts[i]!;
+    const row = g.advantages?.rows[i];
+    const vetoed = g.advantages?.vetoed.includes(c.id);
+    return [
+      c.id,
+      vetoed ? "vetoed" : verdict.reason,
+      row?.tier === null || row === undefined ? "-" : String(row.tier),
+      row ? signed(row.baseAdvantage) : "-",
+      row ? signed(row.advantage) : "-",
+      String(c.trajectory?.tokens ?? "-"),
+      topFinding(g.ranking?.findings[c.id] ?? []),
+    ];
+  });
+  lines.push(
+    renderTable(["candidate", "verdict", "tier", "GRPO", "GAGAR", "tokens", "main finding"], rows, "  "),
+  );
+  if (g.ranking) {
+    const tiers = g.ranking.ranking.map((t) => t.join(" = ")).join("  >  ");
+    const fallback = g.ranking.grader.fallback ? ` (fell back from ${g.ranking.grader.fallback.from})` : "";
+    lines.push(`  ranking by ${g.ranking.grader.name}${fallback}: ${tiers}`);
+  }
+  if (g.advantages?.skipped && g.kept) lines.push(`  advantages unchanged: ${g.advantages.skipped}`);
+  return lines.join("\n");
+}
+
+function topFinding(findings: readonly Finding[]): string {
+  const top = [...findings].sort(
+    (a, b) => (SEVERITY_ORDER[a.severity] ?? 3) - (SEVERITY_ORDER[b.severity] ?? 3),
+  )[0];
+  if (!top) return "";
+  const where = top.file ? ` ${top.file}${top.line ? `:${top.line}` : ""}` : "";
+  const more = findings.length > 1 ? ` (+${findings.length - 1})` : "";
+  return `${top.severity} ${top.kind}${where}${more}`;
+}
+
+export function renderMetrics(m: StepMetrics): string {
+  const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
+  const dist = (d: { mean: number; p50: number; p90: number }) =>
+    `mean ${d.mean.toFixed(0)} · p50 ${d.p50} · p90 ${d.p90}`;
+  const seconds = (key: string) => `${((m.stageMs[key] ?? 0) / 1000).toFixed(1)}s`;
+  const stages =
+    `sampling ${seconds("sampling")} (sandboxes busy ${seconds("verifyBusy")}) · grading ${seconds("grade")} · ` +
+    `advantages ${seconds("advantage")} · total ${seconds("total")}`;
+  return [
+    `pass rate ${pct(m.passRate)} · groups kept ${m.groupsKept}/${m.groupsGenerated} in ${m.rounds} round(s) · ${m.rolloutsPerKeptGroup.toFixed(1)} rollouts per kept group`,
+    `trajectory tokens ${dist(m.tokens)} · turns ${dist(m.turns)} · passing patch size ${m.passingPatchLines.toFixed(1)} lines`,
+    `advantage spread among passes: GRPO ${m.advantage.passingStdGrpo.toFixed(3)} → GAGAR ${m.advantage.passingStdGagar.toFixed(3)} · ` +
+      `corr(advantage, tokens) among passes: GRPO ${m.advantage.tokenCorrelationGrpo.toFixed(2)} → GAGAR ${m.advantage.tokenCorrelationGagar.toFixed(2)} · ` +
+      `${m.advantage.redistributedGroups} group(s) redistributed`,
+    `verifications ${m.verifications.fresh} new, ${m.verifications.reused} reused · grader calls ${m.grader.calls} · ` +
+      `fallbacks ${m.grader.fallbacks} · vetoed ${m.grader.vetoed}`,
+    `time: ${stages}`,
+  ].join("\n");
+}

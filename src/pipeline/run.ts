@@ -1,0 +1,152 @@
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, relative } from "node:path";
+import { batchRowsFromStore } from "../batch/from-store.ts";
+import { writeBatchJsonl } from "../batch/write-jsonl.ts";
+import { writeBatchParquet } from "../batch/write-parquet.ts";
+import type { Config } from "../config/schema.ts";
+import { ConfigError } from "../errors.ts";
+import { writeAtomically } from "../io/atomic-output.ts";
+import { toJsonlLine } from "../io/jsonl.ts";
+import { openStore, type RunStore } from "../store/run-store.ts";
+import { runStep, type StepResult, type StepServices } from "./step.ts";
+
+export interface RunOptions {
+  /** Steps the run should have when this call returns (resumed runs count their finished steps). */
+  steps: number;
+  /** Continue this run id (or the latest with "latest") instead of starting a new run. */
+  resume?: string;
+  log: (line: string) => void;
+  /** Called after each finished step, e.g. to print its report. */
+  onStep?: (result: FinishedStep) => void;
+}
+
+export interface FinishedStep extends StepResult {
+  runId: string;
+  stepIdx: number;
+  batchJsonl: string;
+  batchParquet: string;
+  transcripts: string;
+}
+
+export interface RunOutcome {
+  runId: string;
+  storeFile: string;
+  runDir: string;
+  steps: FinishedStep[];
+}
+
+export const STORE_FILE = "gagar.sqlite";
+
+/**
+ * Runs (or resumes) RL steps with the configured services, recording everything in the store under
+ * `config.out` and writing each step's batch (JSONL + Parquet) and transcripts to
+ * `<out>/runs/<run-id>/step-<k>/`. The resolved config is stored with the run.
+ */
+export async function runTraining(
+  config: Config,
+  makeServices: (store: RunStore) => Promise<StepServices>,
+  options: RunOptions,
+): Promise<RunOutcome> {
+  mkdirSync(config.out, { recursive: true });
+  const storeFile = join(config.out, STORE_FILE);
+  const store = openStore(storeFile);
+  try {
+    const runId = chooseRun(store, config, options.resume);
+    const runDir = join(config.out, "runs", runId);
+    mkdirSync(runDir, { recursive: true });
+    writeFileSync(join(runDir, "config.json"), `${JSON.stringify(config, null, 2)}\n`);
+    const services = await makeServices(store);
+    const steps: FinishedStep[] = [];
+    for (let stepIdx = 0; stepIdx < options.steps; stepIdx++) {
+      const existing = store.getStep(runId, stepIdx);
+      if (existing?.status === "done") continue;
+      options.log(`step ${stepIdx} of run ${runId}`);
+      const result = await runStep(services, {
+        runId,
+        stepIdx,
+        seed: config.seed,
+        groupSize: config.groupSize,
+        sampling: {
+          batchGroups: config.batchGroups,
+          maxRounds: config.sampling.maxRounds,
+          oversample: config.sampling.oversample,
+          onShortfall: config.sampling.onShortfall,
+          selection: {
+            policy: config.sampling.selection,
+            groupSize: config.groupSize,
+            explorationFloor: config.sampling.explorationFloor,
+          },
+        },
+        advantage: config.advantage,
+        log: options.log,
+      });
+      const finished = await finishStep(store, config.out, runDir, runId, stepIdx, result);
+      steps.push(finished);
+      options.onStep?.(finished);
+    }
+    return { runId, storeFile, runDir, steps };
+  } finally {
+    store.close();
+  }
+}
+
+function chooseRun(store: RunStore, config: Config, resume: string | undefined): string {
+  if (resume === undefined) return store.createRun(JSON.parse(JSON.stringify(config)));
+  const run = resume === "latest" ? store.latestRun() : store.getRun(resume);
+  if (!run) {
+    throw new ConfigError(
+      resume === "latest"
+        ? `no run to resume in ${store.file}`
+        : `no run "${resume}" in ${store.file} to resume`,
+    );
+  }
+  return run.id;
+}
+
+/**
+ * Writes the step's outputs, then marks it done and updates the tasks' pass-rate history, in that
+ * order: a crash in between leaves the step `running`, and resuming rewrites the same files.
+ */
+async function finishStep(
+  store: RunStore,
+  outDir: string,
+  runDir: string,
+  runId: string,
+  stepIdx: number,
+  result: StepResult,
+): Promise<FinishedStep> {
+  const stepDir = join(runDir, `step-${String(stepIdx).padStart(4, "0")}`);
+  mkdirSync(stepDir, { recursive: true });
+  const transcripts = join(stepDir, "transcripts.jsonl");
+  await writeAtomically(transcripts, (out) => {
+    for (const g of result.groups) {
+      for (const c of g.candidates) {
+        out.write(toJsonlLine({ groupId: g.group.id, candidateId: c.id, trajectory: c.trajectory }));
+      }
+    }
+  });
+  const transcriptsRef = relative(outDir, transcripts);
+  const rows = batchRowsFromStore(store, runId, stepIdx).map((row) => ({
+    ...row,
+    messagesRef: row.messagesRef ?? `${transcriptsRef}#${row.groupId}/${row.candidateId}`,
+  }));
+  const batchJsonl = join(stepDir, "batch.jsonl");
+  const batchParquet = join(stepDir, "batch.parquet");
+  await writeBatchJsonl(batchJsonl, rows);
+  await writeBatchParquet(batchParquet, rows);
+  // Pass-rate history is not idempotent, so it is counted in the same transaction that marks the
+  // step done: a resumed step counts its groups exactly once.
+  store.transaction(() => {
+    for (const g of result.groups) {
+      const passes = g.group.candidates.filter((c) => c.passed).length;
+      const attempts = g.group.candidates.length;
+      store.recordTaskOutcome(
+        g.group.task.id,
+        { attempts, passes, informative: passes > 0 && passes < attempts },
+        stepIdx,
+      );
+    }
+    store.finishStep(result.stepId, JSON.parse(JSON.stringify(result.metrics)));
+  });
+  return { ...result, runId, stepIdx, batchJsonl, batchParquet, transcripts };
+}

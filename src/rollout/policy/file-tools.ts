@@ -1,0 +1,88 @@
+import { rm, writeFile } from "node:fs/promises";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { SandboxError } from "../../errors.ts";
+import type { SandboxBackend } from "../../sandbox/types.ts";
+
+/** Where every backend shows the workspace to the programs it runs. */
+const WORKSPACE = "/workspace";
+
+/** The trusted script that performs file tools inside the sandbox (see its header for why). */
+export const FILE_TOOL_SCRIPT = fileURLToPath(new URL("./file-tool.mjs", import.meta.url));
+
+export type FileToolCall =
+  | { tool: "read_file"; path: string }
+  | { tool: "write_file"; path: string; content: string }
+  | { tool: "str_replace"; path: string; old: string; new: string };
+
+export interface FileToolContext {
+  sandbox: SandboxBackend;
+  /** Host directory mounted at /workspace. */
+  workspace: string;
+  /** Host directory for call files: gagar's, never inside the workspace. */
+  controlDir: string;
+  timeoutMs: number;
+  readLimitBytes: number;
+}
+
+/**
+ * Runs one file tool in the sandbox: the call (arguments included, however large) goes in as a
+ * read-only mounted JSON file, the script and the node binary that runs it are mounted read-only
+ * too, so nothing the agent left in the workspace can change what runs. Returns the text for the
+ * model; agent mistakes come back as `Error: …` text. A run that gives no answer means the tool
+ * itself is broken (no node, a bad mount): that is an infrastructure error and throws.
+ */
+export async function runFileTool(
+  ctx: FileToolContext,
+  call: FileToolCall,
+  sequence: number,
+): Promise<string> {
+  const { tool, ...args } = call;
+  const callFile = join(ctx.controlDir, `file-call-${sequence}.json`);
+  await writeFile(
+    callFile,
+    JSON.stringify({ tool, args, readLimitBytes: ctx.readLimitBytes, workspace: WORKSPACE }),
+    { mode: 0o644 },
+  );
+  try {
+    const result = await ctx.sandbox.run({
+      argv: ["/gagar/node", "/gagar/file-tool.mjs", "/gagar/call.json", WORKSPACE],
+      workspace: ctx.workspace,
+      readOnly: [
+        { source: process.execPath, target: "/gagar/node" },
+        { source: FILE_TOOL_SCRIPT, target: "/gagar/file-tool.mjs" },
+        { source: callFile, target: "/gagar/call.json" },
+      ],
+      timeoutMs: ctx.timeoutMs,
+      // JSON escaping can double a file's bytes; four times the read limit always fits.
+      outputCapBytes: 4 * ctx.readLimitBytes + 64 * 1024,
+    });
+    const answer = parseAnswer(result.stdout);
+    if (!answer || result.exitCode !== 0) {
+      const how = result.timedOut
+        ? `timed out after ${ctx.timeoutMs} ms`
+        : result.outputCapped
+          ? "printed more than its output cap"
+          : `exited with ${result.exitCode ?? result.signal}`;
+      throw new SandboxError(
+        `the sandboxed ${tool} tool ${how} without an answer (${ctx.sandbox.name} backend): ${result.stderr.slice(0, 2000).trim()}`,
+        false,
+      );
+    }
+    return answer.output;
+  } finally {
+    await rm(callFile, { force: true });
+  }
+}
+
+function parseAnswer(stdout: string): { ok: boolean; output: string } | undefined {
+  try {
+    const value = JSON.parse(stdout) as unknown;
+    if (value && typeof value === "object" && typeof (value as { output?: unknown }).output === "string") {
+      return value as { ok: boolean; output: string };
+    }
+  } catch {
+    // not an answer
+  }
+  return undefined;
+}

@@ -1,0 +1,244 @@
+import { readdir, readFile } from "node:fs/promises";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Rollout } from "../../contracts/rollout.ts";
+import { ConfigError } from "../../errors.ts";
+import type { ChatRequest, ToolMessage } from "../../llm/chat-model.ts";
+import { ChatModelError } from "../../llm/chat-model-error.ts";
+import { ScriptedChatModel } from "../../llm/scripted-model.ts";
+import type { SandboxBackend } from "../../sandbox/types.ts";
+import type { RolloutRequest } from "../types.ts";
+import { PolicyServerError } from "./policy-server-error.ts";
+import { PolicySource, type PolicySourceOptions } from "./policy-source.ts";
+import { makeTree, removeTrees, sandboxForTests } from "./test-helpers.ts";
+
+let sandbox: SandboxBackend;
+beforeAll(async () => {
+  sandbox = await sandboxForTests();
+});
+afterAll(removeTrees);
+
+const BUGGY =
+  'def inclusive_range(start, stop):\n    """start..stop, both included."""\n    return list(range(start, stop))\n';
+const CHECK = "python3 -c 'from ranges import inclusive_range as r; print(r(1, 3))'";
+
+async function setup(overrides: Partial<PolicySourceOptions> & Pick<PolicySourceOptions, "model">) {
+  const repo = await makeTree({ "ranges.py": BUGGY, "README.md": "# ranges\n" });
+  const scratchDir = await makeTree({});
+  let clock = 1_000;
+  const source = new PolicySource({
+    sandbox,
+    scratchDir,
+    maxTurns: 10,
+    concurrency: 2,
+    _internal: { now: () => (clock += 250) },
+    ...overrides,
+  });
+  const request = (fields: Partial<RolloutRequest> = {}): RolloutRequest => ({
+    taskId: "ranges-inclusive",
+    statement: "inclusive_range(1, 3) leaves out 3.",
+    repoDir: repo,
+    count: 1,
+    groupId: "g1",
+    drawIndex: 0,
+    ...fields,
+  });
+  return { repo, scratchDir, source, request };
+}
+
+/** The content of the tool message answering the call with `id` in a request. */
+function toolResult(request: ChatRequest, id: string): string | undefined {
+  const message = request.messages.find((m): m is ToolMessage => m.role === "tool" && m.toolCallId === id);
+  return message?.content;
+}
+
+describe("PolicySource", { timeout: 90_000 }, () => {
+  it("runs the tool loop in a sandboxed copy and returns the workspace diff with the full record", async () => {
+    const model = new ScriptedChatModel([
+      {
+        content: "Reproduce first.",
+        toolCalls: [{ id: "t1", name: "shell", arguments: { command: CHECK } }],
+      },
+      { toolCalls: [{ id: "t2", name: "read_file", arguments: { path: "ranges.py" } }] },
+      {
+        toolCalls: [
+          { id: "t3", name: "str_replace", arguments: { path: "ranges.py", old: "range(start, stop)" } },
+        ],
+      },
+      {
+        toolCalls: [
+          {
+            id: "t4",
+            name: "str_replace",
+            arguments: { path: "ranges.py", old: "stop))", new: "stop + 1))" },
+          },
+          {
+            id: "t5",
+            name: "write_file",
+            arguments: { path: "tests/test_ranges.py", content: "# new test\n" },
+          },
+          { id: "t6", name: "shell", arguments: { command: CHECK } },
+        ],
+      },
+      {
+        toolCalls: [{ id: "t7", name: "submit", arguments: {} }],
+        usage: { promptTokens: 900, completionTokens: 7 },
+      },
+    ]);
+    const { repo, scratchDir, source, request } = await setup({ model });
+    const [rollout] = await source.generate(request());
+
+    const calls = model.calls.map((c) => c.request);
+    expect(toolResult(calls[1]!, "t1")).toBe("[1, 2]");
+    expect(toolResult(calls[2]!, "t2")).toContain("     3\t    return list(range(start, stop))");
+    expect(toolResult(calls[3]!, "t3")).toMatch(/^Error: invalid arguments for str_replace: new: /);
+    expect(toolResult(calls[4]!, "t4")).toBe("Edited ranges.py: replaced 1 occurrence.");
+    expect(toolResult(calls[4]!, "t5")).toBe("Wrote 11 bytes to tests/test_ranges.py");
+    expect(toolResult(calls[4]!, "t6")).toBe("[1, 2, 3]");
+
+    expect(rollout!.id).toBe("g1/p0");
+    expect(rollout).toMatchObject({ taskId: "ranges-inclusive", groupId: "g1" });
+    expect(rollout!.patch).toContain(
+      "-    return list(range(start, stop))\n+    return list(range(start, stop + 1))\n",
+    );
+    expect(rollout!.patch).toContain("+++ b/tests/test_ranges.py");
+    const trajectory = rollout!.trajectory as Record<string, unknown>;
+    expect(trajectory).toMatchObject({
+      turns: 5,
+      tokens: 907,
+      finishReason: "submit",
+      toolCalls: 7,
+      wallMs: 250,
+      model: "scripted",
+    });
+    const usage = trajectory.usage as { promptTokens: number; completionTokens: number };
+    expect(usage.promptTokens).toBeGreaterThan(900);
+    expect(usage.completionTokens).toBeGreaterThan(7);
+    // The transcript is in the chat format of the recorded examples.
+    const messages = trajectory.messages as Array<Record<string, unknown>>;
+    expect(messages).toHaveLength(2 + 5 + 7);
+    expect(messages[0]).toMatchObject({ role: "system", content: expect.stringContaining("/workspace") });
+    expect(messages[1]).toEqual({
+      role: "user",
+      content:
+        "<issue>\ninclusive_range(1, 3) leaves out 3.\n</issue>\n\nThe repository is checked out at /workspace. Please resolve the issue.",
+    });
+    expect(messages[2]).toEqual({
+      role: "assistant",
+      content: "Reproduce first.",
+      tool_calls: [
+        {
+          id: "t1",
+          type: "function",
+          function: { name: "shell", arguments: JSON.stringify({ command: CHECK }) },
+        },
+      ],
+    });
+    expect(messages[3]).toEqual({ role: "tool", tool_call_id: "t1", content: "[1, 2]" });
+
+    // The pristine repo is untouched and every scratch workspace is gone.
+    expect(await readFile(join(repo, "ranges.py"), "utf8")).toBe(BUGGY);
+    expect(await readdir(repo)).toEqual(["README.md", "ranges.py"]);
+    expect(await readdir(scratchDir)).toEqual([]);
+  });
+
+  it("does not let a symlink planted by the agent's shell carry write_file or read_file out of the workspace", async () => {
+    const host = await makeTree({ "sentinel.txt": "untouched\n", "secret.txt": "host secret 51f0\n" });
+    const model = new ScriptedChatModel([
+      {
+        toolCalls: [
+          {
+            id: "plant",
+            name: "shell",
+            arguments: {
+              command: `ln -s ${host}/sentinel.txt evil.txt && ln -s ${host} evildir && ln -s ${host}/secret.txt leak.txt && cat leak.txt`,
+            },
+          },
+        ],
+      },
+      {
+        toolCalls: [
+          { id: "w1", name: "write_file", arguments: { path: "evil.txt", content: "pwned\n" } },
+          { id: "w2", name: "write_file", arguments: { path: "evildir/planted.txt", content: "pwned\n" } },
+          { id: "w3", name: "str_replace", arguments: { path: "evil.txt", old: "untouched", new: "pwned" } },
+          { id: "r1", name: "read_file", arguments: { path: "leak.txt" } },
+        ],
+      },
+      { toolCalls: [{ name: "submit", arguments: {} }] },
+    ]);
+    const { source, request } = await setup({ model });
+    const [rollout] = await source.generate(request());
+
+    const second = model.calls[1]!.request;
+    const third = model.calls[2]!.request;
+    expect(toolResult(second, "plant")).toMatch(/No such file or directory\n\n\[exit code: 1\]$/);
+    for (const id of ["w1", "w2", "w3", "r1"])
+      expect(toolResult(third, id)).toMatch(/^Error: .*symbolic link/);
+    expect(JSON.stringify(rollout)).not.toContain("51f0");
+    expect(await readFile(join(host, "sentinel.txt"), "utf8")).toBe("untouched\n");
+    expect((await readdir(host)).sort()).toEqual(["secret.txt", "sentinel.txt"]);
+    // The links themselves are the agent's patch (mode 120000), for the verifier's gate to reject.
+    expect(rollout!.patch).toContain("new file mode 120000");
+  });
+
+  it("throws an error naming the model server when calls fail past the retries, stopping the group", async () => {
+    const model = new ScriptedChatModel((request: ChatRequest) =>
+      request.messages.length > 2
+        ? {
+            error: new ChatModelError("http://10.0.0.7:8000/v1 answered HTTP 503: overloaded", "server", {
+              status: 503,
+            }),
+          }
+        : { toolCalls: [{ name: "shell", arguments: { command: "true" } }] },
+    );
+    const { source, request, scratchDir } = await setup({ model, concurrency: 1 });
+    const error = await source.generate(request({ count: 3 })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(PolicyServerError);
+    expect((error as PolicyServerError).message).toBe(
+      'policy model server failed for model "scripted" in rollout g1/p0 (server): http://10.0.0.7:8000/v1 answered HTTP 503: overloaded',
+    );
+    expect((error as PolicyServerError).retryable).toBe(true);
+    // The failure stopped the other rollouts before they called the model (concurrency 1: they were queued).
+    expect(model.calls).toHaveLength(2);
+    expect(await readdir(scratchDir)).toEqual([]);
+  });
+
+  it("limits rollouts in flight across groups, gives ids unique within a group, and keeps index order", async () => {
+    let inFlight = 0;
+    let peak = 0;
+    const model = new ScriptedChatModel(async () => {
+      inFlight++;
+      peak = Math.max(peak, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      inFlight--;
+      return { content: "No tools needed." };
+    });
+    const { source, request } = await setup({ model, concurrency: 2 });
+    const groups = await Promise.all([
+      source.generate(request({ groupId: "ga", count: 3 })),
+      source.generate(request({ groupId: "gb", count: 2 })),
+    ]);
+    expect(peak).toBe(2);
+    expect(groups.map((g: Rollout[]) => g.map((r) => r.id))).toEqual([
+      ["ga/p0", "ga/p1", "ga/p2"],
+      ["gb/p0", "gb/p1"],
+    ]);
+    for (const rollout of groups.flat()) {
+      expect(rollout.patch).toBe("");
+      expect(rollout.trajectory).toMatchObject({ finishReason: "stop", turns: 1, toolCalls: 0 });
+    }
+  });
+
+  it("rejects bad options and requests with a message naming the setting", async () => {
+    const model = new ScriptedChatModel([]);
+    expect(() => new PolicySource({ model, sandbox, maxTurns: 0 })).toThrow(
+      new ConfigError("policy option maxTurns must be a positive integer, got 0"),
+    );
+    expect(() => new PolicySource({ model, sandbox, timeoutSec: -1 })).toThrow(
+      /timeoutSec must be a positive number/,
+    );
+    const { source, request } = await setup({ model });
+    await expect(source.generate(request({ count: 0 }))).rejects.toThrow(/count >= 1/);
+    await expect(source.generate(request({ repoDir: "/nonexistent/repo" }))).rejects.toThrow(ConfigError);
+  });
+});

@@ -13,6 +13,7 @@ import { reaperArgs, type Staged, withStagedRun } from "./staged-run.ts";
 import { supervise, terminateNamespace } from "./supervise.ts";
 import type { Availability, RunResult, RunSpec, SandboxBackend } from "./types.ts";
 import { defaultUidRange, UidPool, type UidRange } from "./uid-pool.ts";
+import { NAMESPACE_WEAKNESSES } from "./weaknesses.ts";
 
 export interface BwrapOptions {
   /** Dedicated host uids, one per concurrent run (default 61000–61063). */
@@ -23,13 +24,6 @@ export interface BwrapOptions {
 
 const TOOLS = ["bwrap", "unshare", "setpriv", "prlimit", "choom", "mount", "chown", "bash"] as const;
 
-/** What this backend cannot stop on this kind of host (reported by `check` and `gagar doctor`). */
-const WEAKNESSES = [
-  "shares the host kernel and installs no seccomp filter: a kernel exploit escapes",
-  "memory is capped per process (RLIMIT_AS), not per run: a run can use up to processes × memoryBytes (no cgroup limits)",
-  "the workspace is a host directory: its total size is bounded per file (RLIMIT_FSIZE) unless the caller puts it on a size-limited tmpfs",
-  "anything the candidate's code can write (workspace, /out) can be forged while it runs: grade with canaries",
-];
 
 /**
  * The recommended backend (research/security.md §4.2): each run gets its own unprivileged host uid and
@@ -65,7 +59,7 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
       }
       missing.push(...(await hostPrerequisites(pool, runDirBase, { userNamespaces: true })));
       if (missing.length === 0) missing.push(...(await trialRun(backend)));
-      return { available: missing.length === 0, missing, weaknesses: [...WEAKNESSES] };
+      return { available: missing.length === 0, missing, weaknesses: [...NAMESPACE_WEAKNESSES] };
     },
 
     async run(spec: RunSpec): Promise<RunResult> {

@@ -14,6 +14,7 @@ import { outcomeFromStartMarker, START_SCRIPT } from "./start-marker.ts";
 import { supervise, terminateNamespace } from "./supervise.ts";
 import type { Availability, RunResult, RunSpec, SandboxBackend } from "./types.ts";
 import { defaultUidRange, UidPool, type UidRange } from "./uid-pool.ts";
+import { NAMESPACE_WEAKNESSES } from "./weaknesses.ts";
 
 export interface UnshareOptions {
   /** Dedicated host uids, one per concurrent run (default 61000–61063, shared with bwrap). */
@@ -37,12 +38,9 @@ const TOOLS = [
 const DEVICES = ["null", "zero", "full", "random", "urandom"];
 
 const WEAKNESSES = [
-  "shares the host kernel and installs no seccomp filter: a kernel exploit escapes",
+  ...NAMESPACE_WEAKNESSES,
   "the mounts are set up by host root (inside fresh namespaces, before any candidate code runs); bwrap sets up unprivileged",
   "nested user namespaces are refused only because the sandbox is a chroot (kernel rule), not by a namespace limit as bwrap --disable-userns does",
-  "memory is capped per process (RLIMIT_AS), not per run: a run can use up to processes × memoryBytes (no cgroup limits)",
-  "the workspace is a host directory: its total size is bounded per file (RLIMIT_FSIZE) unless the caller puts it on a size-limited tmpfs",
-  "anything the candidate's code can write (workspace, /out) can be forged while it runs: grade with canaries",
 ];
 
 /**

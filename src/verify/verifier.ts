@@ -3,11 +3,9 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Finding } from "../contracts/finding.ts";
-import type { TestStatus, VerdictReason } from "../contracts/verdict.ts";
 import { SandboxError } from "../errors.ts";
 import type { Mount, RunResult, SandboxBackend } from "../sandbox/types.ts";
-import { grade } from "./grade.ts";
+import { type Graded, grade } from "./grade.ts";
 import { type GateLimits, gatePatch, type ProtectedPolicy } from "./patch-gate.ts";
 import { safeReadFile } from "./safe-read.ts";
 import { claimSession, SESSION_PREFIX, sweepStaleSessions } from "./stale-sessions.ts";
@@ -62,14 +60,8 @@ export interface VerifierOptions {
   warn?: (message: string) => void;
 }
 
-export interface Outcome {
-  passed: boolean;
-  reason: VerdictReason;
-  detail?: string;
-  tests: Record<string, TestStatus>;
-  durationsMs: Record<string, number>;
-  findings: Finding[];
-}
+/** The verifier's result for one patch: the graded test run, or a gate rejection in the same shape. */
+export type Outcome = Graded;
 
 const RUNNER_SOURCE = fileURLToPath(new URL("./sandbox-runner.py", import.meta.url));
 const RUNNER = "/gagar/runner.py";

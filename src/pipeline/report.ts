@@ -13,7 +13,16 @@ export function renderGroup(g: StepGroup): string {
   const passing = g.group.candidates.filter((c) => c.passed).length;
   const status = g.kept ? "kept" : `dropped (${g.dropReason})`;
   const lines = [`■ ${g.group.id} · ${passing}/${g.group.candidates.length} passed · ${status}`];
-  const rows = g.group.candidates.map((c, i) => {
+  // Best first: ranked passes by tier, then other passes, then failures (stable within each).
+  const order = g.group.candidates
+    .map((c, i) => ({
+      i,
+      key: c.passed ? (g.advantages?.rows[i]?.tier ?? Number.MAX_SAFE_INTEGER - 1) : Number.MAX_SAFE_INTEGER,
+    }))
+    .sort((a, b) => a.key - b.key)
+    .map((x) => x.i);
+  const rows = order.map((i) => {
+    const c = g.group.candidates[i]!;
     const verdict = g.verdicts[i]!;
     const row = g.advantages?.rows[i];
     const vetoed = g.advantages?.vetoed.includes(c.id);

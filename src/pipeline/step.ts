@@ -15,7 +15,6 @@ import {
 } from "../sampling/dynamic-sampler.ts";
 import { seededRandom } from "../sampling/random.ts";
 import type { StoredCandidate, StoredGroup } from "../store/groups.ts";
-import { patchSha256 } from "../store/patch-sha.ts";
 import type { RunStore } from "../store/run-store.ts";
 import { changedLines } from "./patch-lines.ts";
 
@@ -229,17 +228,21 @@ async function verifyCached(
   counts: { fresh: number; reused: number },
 ): Promise<Verdict[]> {
   const { store, verifier } = services;
-  const shas = candidates.map((c) => patchSha256(c.patch));
+  const shas = candidates.map((c) => c.patchSha256);
   const known = new Map<string, Verdict>();
   const missing: Rollout[] = [];
+  const missingShas: string[] = [];
   candidates.forEach((c, i) => {
     const sha = shas[i]!;
-    if (known.has(sha) || missing.some((m) => patchSha256(m.patch) === sha)) return;
+    if (known.has(sha) || missingShas.includes(sha)) return;
     const cached = store.findVerdict(taskId, sha);
     if (cached) {
       known.set(sha, cached);
       counts.reused++;
-    } else missing.push({ id: c.id, taskId, patch: c.patch });
+    } else {
+      missing.push({ id: c.id, taskId, patch: c.patch });
+      missingShas.push(sha);
+    }
   });
   counts.fresh += missing.length;
   if (missing.length) {
@@ -253,7 +256,7 @@ async function verifyCached(
       );
     }
     fresh.forEach((v, i) => {
-      const sha = patchSha256(missing[i]!.patch);
+      const sha = missingShas[i]!;
       store.saveVerdict(taskId, sha, v);
       known.set(sha, v);
     });

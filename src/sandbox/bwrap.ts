@@ -24,7 +24,6 @@ export interface BwrapOptions {
 
 const TOOLS = ["bwrap", "unshare", "setpriv", "prlimit", "choom", "mount", "chown", "bash"] as const;
 
-
 /**
  * The recommended backend (research/security.md §4.2): each run gets its own unprivileged host uid and
  * a bubblewrap sandbox with every namespace unshared, no network, a minimal read-only root (/usr plus a

@@ -32,7 +32,9 @@ export const CLOSE_INHERITED_FDS =
 export function stageScript(steps: string[] = []): string {
   return [
     "chown=$1 owner=$2 count=$3; shift 3",
-    'while [ "$count" -gt 0 ]; do "$chown" -R -P -h "$owner" -- "$1" || exit 125; shift; count=$((count - 1)); done',
+    // One chown process for every path: each extra process costs ~10 ms per run.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a JS template
+    'if [ "$count" -gt 0 ]; then "$chown" -R -P -h "$owner" -- "${@:1:count}" || exit 125; shift "$count"; fi',
     '"$1" -a -T "$2" || exit 125',
     ...steps.map((step) => `${step} || exit 125`),
     "shift 2",

@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import type { Readable } from "node:stream";
 import { SandboxError } from "../errors.ts";
 import { childrenOf, killQuietly, sleep } from "./processes.ts";
+import type { RunResult } from "./types.ts";
 
 export interface SuperviseOptions {
   file: string;
@@ -17,18 +18,12 @@ export interface SuperviseOptions {
   terminate(child: ChildProcess, exited: Promise<void>): Promise<void>;
 }
 
-export interface Supervised {
+/** A run as the supervisor saw it: the backend-neutral result plus what only the wrapper chain knows. */
+export interface Supervised extends Omit<RunResult, "replacedPaths"> {
   /** Pid of the spawned process (also its process group when detached). */
   pid: number | undefined;
-  exitCode: number | null;
-  signal: NodeJS.Signals | null;
-  timedOut: boolean;
-  outputCapped: boolean;
-  stdout: string;
-  stderr: string;
   /** What the wrapper chain wrote to fd 3 (bwrap's --json-status-fd, or the "started" marker). */
   status: string;
-  durationMs: number;
 }
 
 const STATUS_CAP = 64 * 1024;

@@ -7,6 +7,7 @@ import { SandboxError } from "../errors.ts";
 import type { Mount, RunResult, SandboxBackend } from "../sandbox/types.ts";
 import { type Graded, grade } from "./grade.ts";
 import { type GateLimits, gatePatch, type ProtectedPolicy } from "./patch-gate.ts";
+import { encodeRunnerPlan } from "./runner-plan.ts";
 import { safeReadFile } from "./safe-read.ts";
 import { claimSession, SESSION_PREFIX, sweepStaleSessions } from "./stale-sessions.ts";
 import { scanSuspicious } from "./suspicious-patterns.ts";
@@ -65,7 +66,7 @@ export type Outcome = Graded;
 
 const RUNNER_SOURCE = fileURLToPath(new URL("./sandbox-runner.py", import.meta.url));
 const RUNNER = "/gagar/runner.py";
-const PLAN = "/gagar/plan.json";
+const PLAN = "/gagar/plan";
 const PATCH = "/gagar/patch.diff";
 const REPORT_CAP = 16 * 2 ** 20;
 const APPLY_ARGV = ["git", "-c", "core.hooksPath=/dev/null", "apply", "--verbose", "--whitespace=nowarn"];
@@ -280,7 +281,7 @@ export class Verifier {
     writeFileSync(join(workspace.outDir, ".gagar-token"), token, { mode: 0o600 });
     const readOnly: Mount[] = [
       { source: join(this.root, "runner.py"), target: RUNNER },
-      { source: join(workspace.roDir, "plan.json"), target: PLAN },
+      { source: join(workspace.roDir, "plan"), target: PLAN },
     ];
     if (patch) {
       writeFileSync(join(workspace.roDir, "patch.diff"), patch, { mode: 0o644 });
@@ -299,14 +300,14 @@ export class Verifier {
     // so that this is where pytest and Python look.
     for (const dir of pycacheDirs(readOnly))
       readOnly.push({ source: this.emptyDir, target: `${dir}/__pycache__` });
-    const runnerPlan = {
+    const runnerPlan = encodeRunnerPlan({
       killOthers: this.sandboxName !== "unsandboxed",
       applyArgv: APPLY_ARGV,
       bytecodeDirs,
       reportCapBytes: REPORT_CAP,
       runs: plan.runs.map((r) => ({ label: r.label, argv: r.argv, reportFd: REPORT_FD })),
-    };
-    writeFileSync(join(workspace.roDir, "plan.json"), JSON.stringify(runnerPlan), { mode: 0o644 });
+    });
+    writeFileSync(join(workspace.roDir, "plan"), runnerPlan, { mode: 0o644 });
     const timeoutSec = task?.pack.spec.timeoutSec ?? 30;
     const spec = {
       argv: [

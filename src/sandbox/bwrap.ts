@@ -99,6 +99,8 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
             cwd: "/",
             detached: false,
             timeoutMs: checked.timeoutMs,
+            stdin: checked.stdin,
+            stdinWaitMs: checked.stdinWaitMs,
             outputCapBytes: checked.outputCapBytes,
             terminate: terminateNamespace,
           });

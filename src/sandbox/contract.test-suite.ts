@@ -208,6 +208,31 @@ export function sandboxContract(target: ContractTarget): void {
       },
     );
 
+    it("starts ahead of a pending stdin, and times the run from its delivery", {
+      timeout: 15_000,
+    }, async () => {
+      await withDirs(async ({ ws }) => {
+        const input = sleep(1500).then(() => "hello\n");
+        // Waiting longer than timeoutMs before the input comes must not count against the run.
+        const result = await sh('read line; echo "got:$line"', ws, { stdin: input, timeoutMs: 1000 });
+        expect(result).toMatchObject({ exitCode: 0, timedOut: false });
+        expect(result.stdout).toBe("got:hello\n");
+      });
+    });
+
+    it("cancels a run whose pending stdin is rejected, leaving nothing behind", {
+      timeout: 15_000,
+    }, async () => {
+      const tag = `gagar-cancel-${nonce()}`;
+      await withDirs(async ({ ws }) => {
+        const input = sleep(300).then(() => Promise.reject(new Error("cancelled")));
+        const result = await sh(`read line; echo ${tag}-ran`, ws, { stdin: input });
+        expect(result.exitCode).not.toBe(0);
+        expect(result.stdout).not.toContain(`${tag}-ran`);
+        expect(hostProcessesWith(tag)).toEqual([]);
+      });
+    });
+
     it("kills a SIGTERM-ignoring program at the timeout (B4)", { timeout: 15_000 }, async () => {
       await withDirs(async ({ ws }) => {
         const started = Date.now();

@@ -20,12 +20,14 @@ export function toRunResult(
   const base = {
     timedOut: run.timedOut,
     outputCapped: run.outputCapped,
+    ...(run.cancelled ? { cancelled: true } : {}),
     stdout: run.stdout,
     stderr: run.stderr,
     durationMs: run.durationMs,
     ...(replacedPaths.length ? { replacedPaths } : {}),
   };
-  if (run.timedOut || run.outputCapped) return { ...base, exitCode: null, signal: "SIGKILL" };
+  if (run.timedOut || run.outputCapped || run.cancelled)
+    return { ...base, exitCode: null, signal: "SIGKILL" };
   if (programExit) return { ...base, ...programExit };
   const how = run.signal ? `signal ${run.signal}` : `exit ${run.exitCode}`;
   const tail = run.stderr.trim().split("\n").slice(-5).join("\n");

@@ -41,6 +41,9 @@ export interface CheckedSpec {
   readOnly: CheckedMount[];
   env: Record<string, string>;
   timeoutMs: number;
+  /** Pending or immediate stdin; undefined means /dev/null. */
+  stdin: Promise<string> | undefined;
+  stdinWaitMs: number;
   outputCapBytes: number;
   limits: Required<ResourceLimits>;
 }
@@ -54,6 +57,8 @@ export function isWithin(path: string, root: string): boolean {
  * Validates a spec before anything runs. Everything here is the caller's fault (a bug in the verifier
  * or a bad config), never the candidate's, so failures are ConfigErrors.
  */
+const DEFAULT_STDIN_WAIT_MS = 10 * 60_000;
+
 export async function checkSpec(spec: RunSpec): Promise<CheckedSpec> {
   if (!Array.isArray(spec.argv) || spec.argv.length === 0)
     throw new ConfigError("RunSpec.argv must not be empty");
@@ -81,9 +86,18 @@ export async function checkSpec(spec: RunSpec): Promise<CheckedSpec> {
     readOnly,
     env: buildSandboxEnv(spec.env),
     timeoutMs: spec.timeoutMs,
+    stdin: spec.stdin === undefined ? undefined : Promise.resolve(spec.stdin),
+    stdinWaitMs: checkStdinWait(spec.stdinWaitMs),
     outputCapBytes: resolveOutputCap(spec),
     limits: resolveLimits(spec.limits),
   };
+}
+
+function checkStdinWait(ms: number | undefined): number {
+  if (ms === undefined) return DEFAULT_STDIN_WAIT_MS;
+  if (!Number.isFinite(ms) || ms <= 0 || ms > MAX_TIMEOUT_MS)
+    throw new ConfigError(`RunSpec.stdinWaitMs must be in (0, ${MAX_TIMEOUT_MS}], got ${String(ms)}`);
+  return ms;
 }
 
 async function existingDir(path: string, what: string): Promise<string> {

@@ -41,7 +41,8 @@ describe("withStagedRun", () => {
             "",
           ].join("\n"),
         );
-        expect(staged.stageArgs.slice(2)).toEqual([
+        expect(staged.stageArgs.slice(0, 3)).toEqual(["--norc", "--noprofile", "-c"]);
+        expect(staged.stageArgs.slice(4)).toEqual([
           "gagar-stage",
           "/usr/bin/chown",
           "61490:61490",

@@ -139,6 +139,10 @@ export async function withStagedRun<T>(
     await writeFile(fstab, formatFstab(entries), { mode: 0o600 });
     const owned = spec.outputDir ? [spec.workspace, spec.outputDir] : [spec.workspace];
     const stageArgs = [
+      // bash sources ~/.bashrc even for -c when stdin is a socket (its rshd check), and a run's stdin
+      // may be one (RunSpec.stdin): root's shell startup files have no place in the chain.
+      "--norc",
+      "--noprofile",
       "-c",
       stageScript(options.steps),
       "gagar-stage",

@@ -13,6 +13,10 @@ export interface SuperviseOptions {
   /** Start in a new session and process group, so the group can be killed and no tty is inherited. */
   detached: boolean;
   timeoutMs: number;
+  /** Written to the child's stdin once it resolves (the timeout starts then); otherwise stdin is closed. */
+  stdin?: Promise<string>;
+  /** How long to wait for `stdin` before killing the run. */
+  stdinWaitMs?: number;
   outputCapBytes: number;
   /** Kills everything the run started; the child must exit soon after. */
   terminate(child: ChildProcess, exited: Promise<void>): Promise<void>;
@@ -31,17 +35,18 @@ const STATUS_CAP = 64 * 1024;
 const DRAIN_MS = 500;
 
 /**
- * Runs one wrapper chain with stdin closed, byte-capped stdout+stderr, a wall timeout and a status pipe
- * on fd 3. On the cap or the timeout it calls `terminate` once; it settles only after the child exited
- * and the pipes were drained (or cut off).
+ * Runs one wrapper chain with stdin closed (or fed from `stdin`), byte-capped stdout+stderr, a wall
+ * timeout and a status pipe on fd 3. On the cap or the timeout it calls `terminate` once; it settles only
+ * after the child exited and the pipes were drained (or cut off). With a pending `stdin` the chain
+ * starts at once and the timeout (and durationMs) start when the input is delivered.
  */
 export function supervise(options: SuperviseOptions): Promise<Supervised> {
   return new Promise((done, fail) => {
-    const started = performance.now();
+    let started = performance.now();
     let child: ChildProcess;
     try {
       child = spawn(options.file, options.args, {
-        stdio: ["ignore", "pipe", "pipe", "pipe"],
+        stdio: [options.stdin ? "pipe" : "ignore", "pipe", "pipe", "pipe"],
         env: options.env,
         cwd: options.cwd,
         detached: options.detached,
@@ -56,6 +61,7 @@ export function supervise(options: SuperviseOptions): Promise<Supervised> {
     let outputBytes = 0;
     let statusBytes = 0;
     let timedOut = false;
+    let cancelled = false;
     let outputCapped = false;
     let terminating: Promise<void> | undefined;
     let exitCode: number | null = null;
@@ -93,10 +99,35 @@ export function supervise(options: SuperviseOptions): Promise<Supervised> {
       status.push(chunk);
       statusBytes += chunk.length;
     });
-    const timer = setTimeout(() => {
-      timedOut = true;
-      kill();
-    }, options.timeoutMs);
+    let exitedYet = false;
+    let timer: NodeJS.Timeout | undefined;
+    const armTimeout = (ms: number) => {
+      timer = setTimeout(() => {
+        timedOut = true;
+        kill();
+      }, ms);
+    };
+    if (options.stdin) {
+      // The chain may be gone before the input comes (a failed setup): EPIPE is its exit's business.
+      child.stdin?.on("error", () => {});
+      armTimeout(options.stdinWaitMs ?? 600_000);
+      options.stdin.then(
+        (input) => {
+          if (exitedYet) return;
+          clearTimeout(timer);
+          started = performance.now();
+          armTimeout(options.timeoutMs);
+          child.stdin?.end(input);
+        },
+        () => {
+          if (exitedYet) return;
+          cancelled = true;
+          kill();
+        },
+      );
+    } else {
+      armTimeout(options.timeoutMs);
+    }
 
     const streams = [child.stdout, child.stderr, statusStream].filter((s): s is Readable => s !== null);
     const drained = Promise.all(
@@ -115,6 +146,7 @@ export function supervise(options: SuperviseOptions): Promise<Supervised> {
     child.once("exit", async (code, sig) => {
       exitCode = code;
       signal = sig;
+      exitedYet = true;
       markExited();
       clearTimeout(timer);
       const cutOff = sleep(DRAIN_MS).then(() => "late" as const);
@@ -126,6 +158,7 @@ export function supervise(options: SuperviseOptions): Promise<Supervised> {
         signal,
         timedOut,
         outputCapped,
+        ...(cancelled ? { cancelled } : {}),
         stdout: Buffer.concat(out).toString("utf8"),
         stderr: Buffer.concat(err).toString("utf8"),
         status: Buffer.concat(status).toString("utf8"),

@@ -39,6 +39,14 @@ export interface RunSpec {
    */
   env?: Record<string, string>;
   timeoutMs: number;
+  /**
+   * The program's stdin (otherwise /dev/null). A promise starts the sandbox ahead of time: setup runs
+   * at once, the program blocks reading stdin, and `timeoutMs` (and `durationMs`) count from the moment
+   * the input is delivered. A rejected promise cancels the run.
+   */
+  stdin?: string | Promise<string>;
+  /** How long a run may wait for a pending `stdin` before it is killed (default 10 minutes). */
+  stdinWaitMs?: number;
   /** stdout+stderr bytes kept; the run is killed once it prints more. */
   outputCapBytes?: number;
   limits?: Partial<ResourceLimits>;
@@ -50,6 +58,8 @@ export interface RunResult {
   signal: NodeJS.Signals | null;
   timedOut: boolean;
   outputCapped: boolean;
+  /** Killed because its pending `stdin` was rejected (never the program's doing). */
+  cancelled?: boolean;
   stdout: string;
   stderr: string;
   durationMs: number;

@@ -81,6 +81,8 @@ export function createUnsandboxedBackend(options: UnsandboxedOptions): SandboxBa
         for (const name of ["HOME", "TMPDIR"]) if (checked.env[name] === "/tmp") env[name] = home;
         if (checked.env.PYTHONPYCACHEPREFIX === "/tmp/pyc") env.PYTHONPYCACHEPREFIX = join(home, "pyc");
         const args = [
+          "--norc", // see staged-run.ts: a socket stdin would make bash source ~/.bashrc
+          "--noprofile",
           "-c",
           `${CLOSE_INHERITED_FDS}\nexec -c "$@"`,
           "gagar-unsandboxed",
@@ -106,6 +108,8 @@ export function createUnsandboxedBackend(options: UnsandboxedOptions): SandboxBa
           cwd: checked.workspace,
           detached: true,
           timeoutMs: checked.timeoutMs,
+          stdin: checked.stdin,
+          stdinWaitMs: checked.stdinWaitMs,
           outputCapBytes: checked.outputCapBytes,
           terminate: async (child: ChildProcess) => killGroup(child.pid),
         });

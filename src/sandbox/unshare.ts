@@ -120,6 +120,8 @@ export function createUnshareBackend(options: UnshareOptions = {}): SandboxBacke
             cwd: "/",
             detached: true,
             timeoutMs: checked.timeoutMs,
+            stdin: checked.stdin,
+            stdinWaitMs: checked.stdinWaitMs,
             outputCapBytes: checked.outputCapBytes,
             terminate: terminateNamespace,
           });

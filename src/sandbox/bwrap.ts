@@ -101,6 +101,7 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
             timeoutMs: checked.timeoutMs,
             stdin: checked.stdin,
             stdinWaitMs: checked.stdinWaitMs,
+            onStdout: checked.onStdout,
             outputCapBytes: checked.outputCapBytes,
             terminate: terminateNamespace,
           });

@@ -212,11 +212,24 @@ export function sandboxContract(target: ContractTarget): void {
       timeout: 15_000,
     }, async () => {
       await withDirs(async ({ ws }) => {
-        const input = sleep(1500).then(() => "hello\n");
+        let seen = "";
+        let waiting: () => void = () => {};
+        const ready = new Promise<void>((resolve) => {
+          waiting = resolve;
+        });
+        const onStdout = (chunk: Buffer) => {
+          seen += chunk.toString();
+          if (seen.includes("waiting\n")) waiting();
+        };
         // Waiting longer than timeoutMs before the input comes must not count against the run.
-        const result = await sh('read line; echo "got:$line"', ws, { stdin: input, timeoutMs: 1000 });
+        const input = ready.then(() => sleep(1500)).then(() => "hello\n");
+        const result = await sh('echo waiting; read line; echo "got:$line"', ws, {
+          stdin: input,
+          timeoutMs: 1000,
+          onStdout,
+        });
         expect(result).toMatchObject({ exitCode: 0, timedOut: false });
-        expect(result.stdout).toBe("got:hello\n");
+        expect(result.stdout).toBe("waiting\ngot:hello\n");
       });
     });
 

@@ -44,6 +44,7 @@ export interface CheckedSpec {
   /** Pending or immediate stdin; undefined means /dev/null. */
   stdin: Promise<string> | undefined;
   stdinWaitMs: number;
+  onStdout: ((chunk: Buffer) => void) | undefined;
   outputCapBytes: number;
   limits: Required<ResourceLimits>;
 }
@@ -88,6 +89,7 @@ export async function checkSpec(spec: RunSpec): Promise<CheckedSpec> {
     timeoutMs: spec.timeoutMs,
     stdin: spec.stdin === undefined ? undefined : Promise.resolve(spec.stdin),
     stdinWaitMs: checkStdinWait(spec.stdinWaitMs),
+    onStdout: spec.onStdout,
     outputCapBytes: resolveOutputCap(spec),
     limits: resolveLimits(spec.limits),
   };

@@ -17,6 +17,7 @@ export interface SuperviseOptions {
   stdin?: Promise<string>;
   /** How long to wait for `stdin` before killing the run. */
   stdinWaitMs?: number;
+  onStdout?: (chunk: Buffer) => void;
   outputCapBytes: number;
   /** Kills everything the run started; the child must exit soon after. */
   terminate(child: ChildProcess, exited: Promise<void>): Promise<void>;
@@ -91,6 +92,7 @@ export function supervise(options: SuperviseOptions): Promise<Supervised> {
         outputBytes += chunk.length;
       });
     };
+    if (options.onStdout) child.stdout?.on("data", options.onStdout);
     collect(child.stdout, out);
     collect(child.stderr, err);
     const statusStream = child.stdio[3] as Readable | null;

@@ -47,6 +47,8 @@ export interface RunSpec {
   stdin?: string | Promise<string>;
   /** How long a run may wait for a pending `stdin` before it is killed (default 10 minutes). */
   stdinWaitMs?: number;
+  /** Called with each chunk of stdout as it arrives (e.g. to see that a program waits for its stdin). */
+  onStdout?: (chunk: Buffer) => void;
   /** stdout+stderr bytes kept; the run is killed once it prints more. */
   outputCapBytes?: number;
   limits?: Partial<ResourceLimits>;

@@ -110,6 +110,7 @@ export function createUnsandboxedBackend(options: UnsandboxedOptions): SandboxBa
           timeoutMs: checked.timeoutMs,
           stdin: checked.stdin,
           stdinWaitMs: checked.stdinWaitMs,
+          onStdout: checked.onStdout,
           outputCapBytes: checked.outputCapBytes,
           terminate: async (child: ChildProcess) => killGroup(child.pid),
         });

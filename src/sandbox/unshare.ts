@@ -122,6 +122,7 @@ export function createUnshareBackend(options: UnshareOptions = {}): SandboxBacke
             timeoutMs: checked.timeoutMs,
             stdin: checked.stdin,
             stdinWaitMs: checked.stdinWaitMs,
+            onStdout: checked.onStdout,
             outputCapBytes: checked.outputCapBytes,
             terminate: terminateNamespace,
           });

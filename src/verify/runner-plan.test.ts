@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { encodeRunnerPlan, type RunnerPlan } from "./runner-plan.ts";
+import { encodeRunnerPlan, encodeRunnerRequest, type RunnerPlan } from "./runner-plan.ts";
 
 const RUNNER = fileURLToPath(new URL("./sandbox-runner.py", import.meta.url));
 
@@ -20,7 +20,6 @@ const plan: RunnerPlan = {
   killOthers: true,
   reportCapBytes: 16 << 20,
   applyArgv: ["git", "-c", "core.hooksPath=/dev/null", "apply"],
-  bytecodeDirs: ["", "pkg/sub dir"],
   runs: [
     {
       label: "pytest",
@@ -50,7 +49,33 @@ describe("runner plan", () => {
   });
 
   it("rejects tokens with NUL bytes instead of shifting every later field", () => {
-    expect(() => encodeRunnerPlan({ ...plan, bytecodeDirs: ["a\0b"] })).toThrow(/NUL/);
+    expect(() => encodeRunnerPlan({ ...plan, applyArgv: ["a\0b"] })).toThrow(/NUL/);
+  });
+});
+
+describe("runner request", () => {
+  const parse = (input: string) =>
+    JSON.parse(
+      python(
+        "r = runner.parse_request(data.encode('utf-8'))\nprint(json.dumps(None if r is None else [r[0], r[1], None if r[2] is None else r[2].decode('utf-8')]))",
+        input,
+      ),
+    );
+
+  it("carries the patch as the raw tail, whatever bytes it holds", () => {
+    const patch = "diff --git a/x b/x\n+nul \0 inside, é, and a trailing newline\n";
+    const request = { token: "0123abcd", bytecodeDirs: ["", "pkg/sub dir"], patch };
+    expect(parse(encodeRunnerRequest(request))).toEqual(["0123abcd", ["", "pkg/sub dir"], patch]);
+  });
+
+  it("says 'no patch' for an empty one, and 'not needed' for an empty stdin", () => {
+    expect(parse(encodeRunnerRequest({ token: "t", bytecodeDirs: [], patch: "" }))).toEqual(["t", [], null]);
+    expect(parse("")).toBeNull();
+  });
+
+  it("refuses tokens the runner could not echo verbatim", () => {
+    expect(() => encodeRunnerRequest({ token: "a b", bytecodeDirs: [], patch: "" })).toThrow(/token/);
+    expect(() => encodeRunnerRequest({ token: "t", bytecodeDirs: ["a\0b"], patch: "" })).toThrow(/NUL/);
   });
 });
 

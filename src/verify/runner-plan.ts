@@ -1,34 +1,58 @@
 import { SandboxError } from "../errors.ts";
 
 /**
- * What the in-sandbox runner (sandbox-runner.py) does for one candidate, in the form it reads: NUL-separated
- * tokens, because the runner avoids importing json (its startup is paid per candidate). Layout:
+ * What the in-sandbox runner (sandbox-runner.py) is told, in the forms it reads without importing json
+ * (its startup is paid per candidate):
  *
- *   gagar-plan-1 · killOthers (0|1) · reportCapBytes · n applyArgv… · n bytecodeDirs… ·
- *   n runs × (label · reportFd · n argv…)
+ * - the **plan**, a file bound into the sandbox when it starts (possibly before the candidate is known):
+ *   NUL-separated tokens `gagar-plan-1 · killOthers (0|1) · reportCapBytes · n applyArgv… ·
+ *   n runs × (label · reportFd · n argv…)`;
+ * - the **request**, written to the runner's stdin once the candidate is known: `gagar-go-1 · token ·
+ *   n bytecodeDirs… · hasPatch (0|1) ·` then the patch itself as the rest of the stream (so it may hold
+ *   any byte). An empty stdin tells a runner started ahead that it is not needed.
  */
 export interface RunnerPlan {
   killOthers: boolean;
   reportCapBytes: number;
   applyArgv: string[];
-  bytecodeDirs: string[];
   runs: { label: string; reportFd: number; argv: string[] }[];
 }
 
+export interface RunnerRequest {
+  /** The per-run secret the runner echoes in status.json. */
+  token: string;
+  /** Directories the patch writes into, where bytecode is removed after applying it. */
+  bytecodeDirs: string[];
+  /** The patch to apply; empty for none. */
+  patch: string;
+}
+
 export const PLAN_MAGIC = "gagar-plan-1";
+export const REQUEST_MAGIC = "gagar-go-1";
 
 export function encodeRunnerPlan(plan: RunnerPlan): string {
   const tokens: string[] = [PLAN_MAGIC, plan.killOthers ? "1" : "0", String(plan.reportCapBytes)];
   const list = (items: string[]) => tokens.push(String(items.length), ...items);
   list(plan.applyArgv);
-  list(plan.bytecodeDirs);
   tokens.push(String(plan.runs.length));
   for (const run of plan.runs) {
     tokens.push(run.label, String(run.reportFd));
     list(run.argv);
   }
+  return joinTokens(tokens, "runner plan");
+}
+
+export function encodeRunnerRequest(request: RunnerRequest): string {
+  if (!/^[\x21-\x7e]+$/.test(request.token))
+    throw new SandboxError("runner token must be printable ASCII without spaces", false);
+  const tokens = [REQUEST_MAGIC, request.token, String(request.bytecodeDirs.length), ...request.bytecodeDirs];
+  tokens.push(request.patch ? "1" : "0");
+  return `${joinTokens(tokens, "runner request")}\0${request.patch}`;
+}
+
+function joinTokens(tokens: string[], what: string): string {
   const bad = tokens.find((t) => t.includes("\0"));
   if (bad !== undefined)
-    throw new SandboxError(`runner plan token contains a NUL byte: ${JSON.stringify(bad)}`, false);
+    throw new SandboxError(`${what} token contains a NUL byte: ${JSON.stringify(bad)}`, false);
   return tokens.join("\0");
 }

@@ -14,9 +14,13 @@ Why a runner at all: everything the candidate's code can write can be forged whi
 * Only then are reports and status.json written to /out, which is emptied first: nothing the candidate
   put there survives, and status.json (written last) is proof that the reports are complete.
 * The candidate's code runs as our uid, so it can SIGKILL us and then write /out itself. status.json
-  therefore carries a per-run token that only we ever hold: the verifier leaves it in /out/.gagar-token,
-  and we read and delete it before any other process exists. Catchable signals are ignored, so the
-  only way to stop us is SIGKILL/SIGSTOP, which the verifier sees as a non-zero exit or a timeout.
+  therefore carries a per-run token that only we ever hold: it comes on our stdin, which we read to the
+  end and close before any other process exists. Catchable signals are ignored, so the only way to stop
+  us is SIGKILL/SIGSTOP, which the verifier sees as a non-zero exit or a timeout.
+
+The sandbox may be started before the candidate is known (the verifier keeps one ready per task): the
+runner then waits on stdin for the request (token, bytecode directories, patch; runner-plan.ts). Empty
+stdin means the sandbox was not needed, and the runner exits without doing anything.
 
 It also applies the patch with `git apply` before any candidate code exists in the sandbox, and removes
 bytecode from the directories the patch wrote. Standard library only; runs with python3 -I -S -B.
@@ -36,8 +40,9 @@ import time
 
 PR_SET_DUMPABLE = 4
 OUTPUT_TAIL = 8192
-TOKEN_FILE = ".gagar-token"
 PLAN_MAGIC = "gagar-plan-1"
+REQUEST_MAGIC = b"gagar-go-1"
+READY_LINE = b"gagar-runner: waiting for the candidate\n"
 DRAIN_SEC = 5
 IGNORED_SIGNALS = [
     getattr(signal, name)
@@ -48,17 +53,20 @@ IGNORED_SIGNALS = [
 
 
 def main():
-    # argv: PLAN WORKSPACE OUT [PATCH]. Paths come as arguments, not inside the plan, so that a backend
-    # without mounts (unsandboxed) can rewrite them to the host paths they stand for.
+    # argv: PLAN WORKSPACE OUT. Paths come as arguments, not inside the plan, so that a backend without
+    # mounts (unsandboxed) can rewrite them to the host paths they stand for.
     with open(sys.argv[1], "rb") as f:
         plan = parse_plan(f.read().decode("utf-8"))
     plan["workspace"] = sys.argv[2]
     plan["outDir"] = sys.argv[3]
-    plan["patch"] = sys.argv[4] if len(sys.argv) > 4 else None
     dumpable = set_nondumpable()
     for sig in IGNORED_SIGNALS:
         signal.signal(sig, signal.SIG_IGN)
-    token = take_token(plan["outDir"])
+    os.write(1, READY_LINE)
+    request = read_request()
+    if request is None:
+        return
+    token, plan["bytecodeDirs"], plan["patch"] = request
     status = {"version": 1, "token": token, "dumpable": dumpable, "apply": None, "runs": [], "removedBytecode": 0}
     close_inherited_fds()
     # Children start here (posix_spawn has no chdir); the runner itself only uses absolute paths.
@@ -93,8 +101,7 @@ def parse_plan(text):
 
     if take() != PLAN_MAGIC:
         raise ValueError("not a gagar runner plan")
-    plan = {"killOthers": take() == "1", "reportCapBytes": int(take()), "applyArgv": take_list(),
-            "bytecodeDirs": take_list(), "runs": []}
+    plan = {"killOthers": take() == "1", "reportCapBytes": int(take()), "applyArgv": take_list(), "runs": []}
     for _ in range(int(take())):
         plan["runs"].append({"label": take(), "reportFd": int(take()), "argv": take_list()})
     if pos[0] != len(tokens):
@@ -112,18 +119,39 @@ def set_nondumpable():
         return -1
 
 
-def take_token(out):
-    path = os.path.join(out, TOKEN_FILE)
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-    except OSError:
+def read_request():
+    """Reads stdin to its end and closes it: (token, bytecode dirs, patch bytes or None), or None when
+    the verifier sent nothing (a sandbox started ahead and not needed)."""
+    data = bytearray()
+    while True:
+        chunk = os.read(0, 1 << 20)
+        if not chunk:
+            break
+        data.extend(chunk)
+    devnull = os.open("/dev/null", os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.close(devnull)
+    return parse_request(bytes(data))
+
+
+def parse_request(data):
+    """The layout is in runner-plan.ts: NUL-separated fields, then the patch as the unparsed tail."""
+    if not data:
         return None
-    try:
-        token = os.read(fd, 256).decode("ascii", "replace").strip()
-    finally:
-        os.close(fd)
-    os.unlink(path)
-    return token
+    pos = 0
+
+    def take():
+        nonlocal pos
+        end = data.index(b"\0", pos)
+        field, pos = data[pos:end], end + 1
+        return field
+
+    if take() != REQUEST_MAGIC:
+        raise ValueError("not a gagar runner request")
+    token = take().decode("ascii")
+    dirs = [take().decode("utf-8") for _ in range(int(take()))]
+    has_patch = take() == b"1"
+    return token, dirs, data[pos:] if has_patch else None
 
 
 def close_inherited_fds():
@@ -141,17 +169,21 @@ def spawn(argv, env, dup2):
 
 
 def apply_patch(plan):
-    """Runs git apply with its output captured (capped); no candidate code exists yet."""
+    """Runs git apply with its output captured (capped); no candidate code exists yet. The patch goes
+    through a private file that is gone before any candidate code runs."""
     env = dict(os.environ)
     env.update({"GIT_CONFIG_NOSYSTEM": "1", "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CEILING_DIRECTORIES": "/"})
-    argv = plan["applyArgv"] + [plan["patch"]]
     started = time.monotonic()
+    path = os.path.join(os.environ.get("TMPDIR") or "/tmp", ".gagar-patch-%s.diff" % os.urandom(8).hex())
+    write_new(path, plan["patch"], 0o600)
+    argv = plan["applyArgv"] + [path]
     read_end, write_end = pipe_above(2)
     try:
         pid = spawn(argv, env, {1: write_end, 2: write_end})
     except OSError as e:
         os.close(read_end)
         os.close(write_end)
+        os.unlink(path)
         return {"exitCode": 127, "output": "cannot run %r: %s" % (argv[0], e), "durationMs": 0}
     os.close(write_end)
     output = bytearray()
@@ -163,6 +195,7 @@ def apply_patch(plan):
         del output[:-OUTPUT_TAIL]
     os.close(read_end)
     _, wait_status = os.waitpid(pid, 0)
+    os.unlink(path)
     return {
         "exitCode": os.waitstatus_to_exitcode(wait_status),
         "output": bytes(output).decode("utf-8", "replace"),
@@ -379,8 +412,8 @@ def to_json(value):
     raise TypeError("cannot encode %r" % type(value))
 
 
-def write_new(path, data):
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
+def write_new(path, data, mode=0o644):
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
     try:
         view = memoryview(data)
         while view:

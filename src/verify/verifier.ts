@@ -1,13 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SandboxError } from "../errors.ts";
-import type { Mount, RunResult, SandboxBackend } from "../sandbox/types.ts";
+import type { SandboxBackend } from "../sandbox/types.ts";
+import { type CandidateRun, type CandidateRunDeps, REPORT_CAP, startCandidateRun } from "./candidate-run.ts";
 import { type Graded, grade } from "./grade.ts";
 import { type GateLimits, gatePatch, type ProtectedPolicy } from "./patch-gate.ts";
-import { encodeRunnerPlan } from "./runner-plan.ts";
+import { ReadyRuns } from "./ready-runs.ts";
 import { safeReadFile } from "./safe-read.ts";
 import { claimSession, SESSION_PREFIX, sweepStaleSessions } from "./stale-sessions.ts";
 import { scanSuspicious } from "./suspicious-patterns.ts";
@@ -38,6 +39,11 @@ import {
  * process in it is `git apply`, so there is nothing a second, fresh sandbox would get rid of, and the
  * sandbox's setup (uid lease, chown of the workspace) is paid once.
  *
+ * That run can be started before its candidate is known (candidate-run.ts): the runner waits on stdin
+ * for the token and the patch. With `readyNext`, the task's next run starts as soon as this candidate's
+ * run is over, so a queue of candidates of one task pays the sandbox set-up (~100–150 ms here) only
+ * once. At most `readyRuns` wait at a time; `dropReadyRuns` and `close` end them.
+ *
  * Only faults of the verifier or the host become `infra-error` (SandboxError from the backend after
  * retries, failed mounts); everything the candidate can cause scores 0 with its own reason.
  *
@@ -58,18 +64,33 @@ export interface VerifierOptions {
   setupMarginMs?: number;
   /** Retries of a run that failed with a retryable SandboxError. */
   retries?: number;
+  /** Runs kept started ahead (one per task at most; see `verify`'s `readyNext`). Default 2. */
+  readyRuns?: number;
   warn?: (message: string) => void;
+}
+
+export interface VerifyCallOptions {
+  /**
+   * Start the task's next run now, while this candidate tests, because another candidate of the same
+   * task is coming (verifyRollouts knows its queue). Costs one idle sandbox if none comes.
+   */
+  readyNext?: boolean;
+}
+
+/** How the session's sandbox runs were started (for summaries and tests). */
+export interface VerifierStats {
+  /** Candidates that got a sandbox started for them on demand. */
+  startedOnDemand: number;
+  /** Candidates that got a sandbox started ahead (readyNext). */
+  startedAhead: number;
+  /** Sandboxes started ahead that no candidate took (ended by a later task, dropReadyRuns or close). */
+  discarded: number;
 }
 
 /** The verifier's result for one patch: the graded test run, or a gate rejection in the same shape. */
 export type Outcome = Graded;
 
 const RUNNER_SOURCE = fileURLToPath(new URL("./sandbox-runner.py", import.meta.url));
-const RUNNER = "/gagar/runner.py";
-const PLAN = "/gagar/plan";
-const PATCH = "/gagar/patch.diff";
-const REPORT_CAP = 16 * 2 ** 20;
-const APPLY_ARGV = ["git", "-c", "core.hooksPath=/dev/null", "apply", "--verbose", "--whitespace=nowarn"];
 
 export class Verifier {
   private readonly root: string;
@@ -77,12 +98,15 @@ export class Verifier {
   private readonly factory: WorkspaceFactory;
   private readonly tasks = new Map<string, Promise<TaskState>>();
   private readonly closing = new Set<Promise<void>>();
+  private readonly ready: ReadyRuns;
+  private readonly starting = new Map<string, Promise<void>>();
   private modules: Promise<Set<string>> | undefined;
-  private ready: Promise<void> | undefined;
+  private selfTested: Promise<void> | undefined;
   private taskCounter = 0;
   private readonly emptyDir: string;
   private readonly swept: Promise<void>;
   private closed = false;
+  readonly stats: VerifierStats = { startedOnDemand: 0, startedAhead: 0, discarded: 0 };
 
   constructor(private readonly options: VerifierOptions) {
     this.ownsRoot = options.workRoot === undefined;
@@ -100,6 +124,7 @@ export class Verifier {
       options.workspaceLimits ?? DEFAULT_WORKSPACE_LIMITS,
       options.warn,
     );
+    this.ready = new ReadyRuns(options.readyRuns ?? 2, (run) => this.discard(run));
   }
 
   get sandboxName(): string {
@@ -107,7 +132,7 @@ export class Verifier {
   }
 
   /** Verifies `patch` for `pack`. Rejects only for verifier-side faults (callers map them to infra-error). */
-  async verify(pack: TaskPack, patch: string): Promise<Outcome> {
+  async verify(pack: TaskPack, patch: string, call: VerifyCallOptions = {}): Promise<Outcome> {
     if (this.closed) throw new SandboxError("verifier is closed", false);
     const started = performance.now();
     const modules = pack.spec.language === "python" ? this.toolchainModules() : undefined;
@@ -132,45 +157,107 @@ export class Verifier {
         findings: gate.findings,
       };
     }
-    const plan = planTests(pack);
-    const workspace = await this.factory.create(task.snapshot);
-    try {
-      const token = randomBytes(16).toString("hex");
-      const result = await this.runSandboxed(task, plan, workspace, gate.patch, dirsOf(gate.files), token);
-      const graded = grade({
-        token,
-        failToPass: pack.spec.failToPass,
-        passToPass: pack.spec.passToPass,
-        plan,
-        timeoutSec: pack.spec.timeoutSec,
-        sandbox: result,
-        status: safeReadFile(join(workspace.outDir, "status.json"), 1 << 20),
-        reports: plan.runs.map((_, i) => safeReadFile(join(workspace.outDir, `report-${i}.xml`), REPORT_CAP)),
-      });
-      const findings = [...gate.findings, ...scanSuspicious(gate.files), ...graded.findings];
-      for (const path of result.replacedPaths ?? []) {
-        findings.push({
-          kind: "test-tampering",
-          severity: "critical",
-          file: path.replace(/^\/workspace\//, ""),
-          message: `something stood where a protected file is laid over the workspace (${path}); it was removed`,
-        });
+    const request = {
+      token: randomBytes(16).toString("hex"),
+      patch: gate.patch,
+      bytecodeDirs: dirsOf(gate.files),
+    };
+    const retries = this.options.retries ?? 2;
+    for (let attempt = 0; ; attempt++) {
+      let run = await this.takeReady(pack.dir);
+      if (run) this.stats.startedAhead++;
+      else {
+        run = await this.startRun(task);
+        this.stats.startedOnDemand++;
       }
-      const outcome: Outcome = {
-        ...graded,
-        durationsMs: {
-          gate: gateMs,
-          workspace: workspace.prepareMs,
-          sandbox: result.durationMs,
-          ...graded.durationsMs,
-          total: performance.now() - started,
-        },
-        findings,
-      };
-      return outcome;
-    } finally {
-      this.release(workspace);
+      try {
+        const result = await run.go(request);
+        // Started only now, so that its set-up does not compete with this candidate's tests.
+        if (call.readyNext) this.readyNext(task);
+        const graded = grade({
+          token: request.token,
+          failToPass: pack.spec.failToPass,
+          passToPass: pack.spec.passToPass,
+          plan: run.plan,
+          timeoutSec: pack.spec.timeoutSec,
+          sandbox: result,
+          status: safeReadFile(join(run.workspace.outDir, "status.json"), 1 << 20),
+          reports: run.plan.runs.map((_, i) =>
+            safeReadFile(join(run.workspace.outDir, `report-${i}.xml`), REPORT_CAP),
+          ),
+        });
+        const findings = [...gate.findings, ...scanSuspicious(gate.files), ...graded.findings];
+        for (const path of result.replacedPaths ?? []) {
+          findings.push({
+            kind: "test-tampering",
+            severity: "critical",
+            file: path.replace(/^\/workspace\//, ""),
+            message: `something stood where a protected file is laid over the workspace (${path}); it was removed`,
+          });
+        }
+        return {
+          ...graded,
+          durationsMs: {
+            gate: gateMs,
+            workspace: run.workspace.prepareMs,
+            sandbox: result.durationMs,
+            ...graded.durationsMs,
+            total: performance.now() - started,
+          },
+          findings,
+        };
+      } catch (e) {
+        if (!(e instanceof SandboxError) || !e.retryable || attempt >= retries) throw e;
+        this.options.warn?.(`sandbox run failed (${e.message}); retrying`);
+      } finally {
+        this.release(run.workspace);
+      }
     }
+  }
+
+  /** The task's run started ahead; one still starting is waited for (it is further along than a new one). */
+  private async takeReady(key: string): Promise<CandidateRun | undefined> {
+    await this.starting.get(key);
+    return this.ready.take(key);
+  }
+
+  /** Starts a run for the task's next candidate in the background, unless one is waiting or starting. */
+  private readyNext(task: TaskState): void {
+    const key = task.pack.dir;
+    if (this.closed || this.ready.has(key) || this.starting.has(key)) return;
+    const starting = this.startRun(task)
+      .then(async (run) => {
+        await run.ready;
+        if (this.closed) this.discard(run);
+        else this.ready.put(key, run);
+      })
+      .catch((e) => this.options.warn?.(`could not start a sandbox ahead: ${(e as Error).message}`))
+      .finally(() => this.starting.delete(key));
+    this.starting.set(key, starting);
+  }
+
+  private startRun(task: TaskState): Promise<CandidateRun> {
+    return startCandidateRun(this.runDeps(), task, planTests(task.pack), task.snapshot);
+  }
+
+  private runDeps(): CandidateRunDeps {
+    return {
+      sandbox: this.options.sandbox,
+      factory: this.factory,
+      runnerSource: join(this.root, "runner.py"),
+      emptyDir: this.emptyDir,
+      setupMarginMs: this.options.setupMarginMs ?? 3000,
+    };
+  }
+
+  /** Ends a run that never got a candidate and frees its workspace, in the background. */
+  private discard(run: CandidateRun): void {
+    this.stats.discarded++;
+    const closing: Promise<void> = run
+      .cancel()
+      .then(() => this.release(run.workspace))
+      .finally(() => this.closing.delete(closing));
+    this.closing.add(closing);
   }
 
   /** Unmounts a used workspace in the background: the verdict does not wait for it, close() does. */
@@ -184,11 +271,27 @@ export class Verifier {
     this.closing.add(closing);
   }
 
+  /** Resolves once no background work (runs starting ahead, workspaces being removed) is in progress. */
+  async idle(): Promise<void> {
+    while (this.starting.size || this.closing.size)
+      await Promise.allSettled([...this.starting.values(), ...this.closing]);
+  }
+
+  /**
+   * Ends every run started ahead and waits for all background work: afterwards no process of this
+   * session is alive until the next `verify`.
+   */
+  async dropReadyRuns(): Promise<void> {
+    await Promise.allSettled(this.starting.values());
+    for (const run of this.ready.drain()) this.discard(run);
+    await this.idle();
+  }
+
   /** Unmounts and removes everything the session made. */
   async close(): Promise<void> {
     this.closed = true;
+    await this.dropReadyRuns();
     await Promise.allSettled(this.tasks.values());
-    await Promise.allSettled([...this.closing]);
     if (this.ownsRoot) rmSync(this.root, { recursive: true, force: true });
     else {
       rmSync(join(this.root, "tasks"), { recursive: true, force: true });
@@ -218,33 +321,33 @@ export class Verifier {
    * it is instead of turning every candidate into `crashed`.
    */
   selfTest(): Promise<void> {
-    this.ready ??= (async () => {
+    this.selfTested ??= (async () => {
       await this.swept;
       const dir = join(this.root, "tasks", "self-test");
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const snapshot = { dir, paths: new Set<string>(), files: [], bytes: 0 };
-      const workspace = await this.factory.create(snapshot);
+      const report = "<testsuites><testcase classname='t' name='ok'/></testsuites>";
+      const plan: TestPlan = {
+        flavor: "pytest",
+        runs: [
+          {
+            label: "self-test",
+            argv: [
+              "/usr/bin/python3",
+              "-c",
+              `import os; os.write(${REPORT_FD}, ${JSON.stringify(report)}.encode())`,
+            ],
+            flavor: "pytest",
+            canaries: [],
+          },
+        ],
+        files: [],
+      };
+      const run = await startCandidateRun(this.runDeps(), null, plan, snapshot);
       try {
-        const report = "<testsuites><testcase classname='t' name='ok'/></testsuites>";
-        const plan: TestPlan = {
-          flavor: "pytest",
-          runs: [
-            {
-              label: "self-test",
-              argv: [
-                "/usr/bin/python3",
-                "-c",
-                `import os; os.write(${REPORT_FD}, ${JSON.stringify(report)}.encode())`,
-              ],
-              flavor: "pytest",
-              canaries: [],
-            },
-          ],
-          files: [],
-        };
-        const result = await this.runSandboxed(null, plan, workspace, "", [], "self-test");
-        const status = safeReadFile(join(workspace.outDir, "status.json"), 1 << 20);
-        const got = safeReadFile(join(workspace.outDir, "report-0.xml"), REPORT_CAP);
+        const result = await run.go({ token: "self-test", patch: "", bytecodeDirs: [] });
+        const status = safeReadFile(join(run.workspace.outDir, "status.json"), 1 << 20);
+        const got = safeReadFile(join(run.workspace.outDir, "report-0.xml"), REPORT_CAP);
         const token = status.ok
           ? (JSON.parse(status.data.toString("utf8")) as { token?: unknown }).token
           : undefined;
@@ -263,98 +366,11 @@ export class Verifier {
           );
         }
       } finally {
-        await workspace.close();
+        await run.workspace.close();
       }
     })();
-    return this.ready;
+    return this.selfTested;
   }
-
-  private async runSandboxed(
-    task: TaskState | null,
-    plan: TestPlan,
-    workspace: Workspace,
-    patch: string,
-    bytecodeDirs: string[],
-    token: string,
-  ): Promise<RunResult> {
-    // Only the runner can read this before candidate code exists; it deletes it (sandbox-runner.py).
-    writeFileSync(join(workspace.outDir, ".gagar-token"), token, { mode: 0o600 });
-    const readOnly: Mount[] = [
-      { source: join(this.root, "runner.py"), target: RUNNER },
-      { source: join(workspace.roDir, "plan"), target: PLAN },
-    ];
-    if (patch) {
-      writeFileSync(join(workspace.roDir, "patch.diff"), patch, { mode: 0o644 });
-      readOnly.push({ source: join(workspace.roDir, "patch.diff"), target: PATCH });
-    }
-    readOnly.push(...(task?.restore ?? []));
-    plan.files.forEach((file, i) => {
-      const source = join(workspace.roDir, `canary-${i}`);
-      writeFileSync(source, file.content, { mode: 0o644 });
-      readOnly.push({ source, target: `/workspace/${file.path}` });
-    });
-    // pytest loads its assertion-rewrite cache (<dir>/__pycache__/<test>.cpython-*-pytest-*.pyc) even with
-    // PYTHONDONTWRITEBYTECODE set, checking only the source's mtime and size. Candidate code imported by
-    // one test module could plant a forged cache for the next one; an empty read-only __pycache__ in
-    // every directory with graded Python files closes that (C5). PYTHONPYCACHEPREFIX is unset (below)
-    // so that this is where pytest and Python look.
-    for (const dir of pycacheDirs(readOnly))
-      readOnly.push({ source: this.emptyDir, target: `${dir}/__pycache__` });
-    const runnerPlan = encodeRunnerPlan({
-      killOthers: this.sandboxName !== "unsandboxed",
-      applyArgv: APPLY_ARGV,
-      bytecodeDirs,
-      reportCapBytes: REPORT_CAP,
-      runs: plan.runs.map((r) => ({ label: r.label, argv: r.argv, reportFd: REPORT_FD })),
-    });
-    writeFileSync(join(workspace.roDir, "plan"), runnerPlan, { mode: 0o644 });
-    const timeoutSec = task?.pack.spec.timeoutSec ?? 30;
-    const spec = {
-      argv: [
-        "/usr/bin/python3",
-        "-I",
-        "-S",
-        "-B",
-        RUNNER,
-        PLAN,
-        "/workspace",
-        "/out",
-        ...(patch ? [PATCH] : []),
-      ],
-      workspace: workspace.dir,
-      outputDir: workspace.outDir,
-      readOnly,
-      // The sandbox's base env sends bytecode to /tmp/pyc. That makes Python ignore the toolchain's own
-      // compiled stdlib and recompile it on every run (~0.5 s of CPU for pytest), and it moves pytest's
-      // rewrite cache to a directory the candidate can write. Unset, caches live beside the sources: the
-      // workspace holds no bytecode by construction (snapshot.ts, the gate, the runner), and the
-      // graded directories get a read-only empty __pycache__ (above).
-      env: { PYTHONPYCACHEPREFIX: "" },
-      timeoutMs: timeoutSec * 1000 + (this.options.setupMarginMs ?? 3000),
-    };
-    const retries = this.options.retries ?? 2;
-    for (let attempt = 0; ; attempt++) {
-      try {
-        const started = performance.now();
-        const result = await this.options.sandbox.run(spec);
-        // The wall time of the whole sandbox call (setup and teardown included), not just the program's.
-        return { ...result, durationMs: performance.now() - started };
-      } catch (e) {
-        if (!(e instanceof SandboxError) || !e.retryable || attempt >= retries) throw e;
-        this.options.warn?.(`sandbox run failed (${e.message}); retrying`);
-      }
-    }
-  }
-}
-
-/** `/workspace/<dir>` of every read-only Python file laid over the workspace (tests, conftest, canaries). */
-function pycacheDirs(mounts: readonly Mount[]): string[] {
-  const dirs = new Set<string>();
-  for (const m of mounts) {
-    if (m.target.startsWith("/workspace/") && m.target.endsWith(".py"))
-      dirs.add(m.target.slice(0, m.target.lastIndexOf("/")));
-  }
-  return [...dirs];
 }
 
 /** Directories the patch writes files into ("" for the root), where bytecode could have appeared. */

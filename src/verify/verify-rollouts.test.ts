@@ -10,6 +10,7 @@ import { ConfigError } from "../errors.ts";
 import { selectBackend } from "../sandbox/select.ts";
 import type { SandboxBackend } from "../sandbox/types.ts";
 import { loadTaskPack, loadTaskPacks } from "./task-pack.ts";
+import { Verifier } from "./verifier.ts";
 import { type VerifyProgress, verifyRollouts } from "./verify-rollouts.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../test/fixtures/verify/tasks", import.meta.url));
@@ -23,6 +24,15 @@ beforeAll(async () => {
   sandbox = await selectBackend("bwrap");
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** Processes of the sandbox uid pool (61000–61063) on the host. */
+function sandboxProcesses(): string[] {
+  const out = execFileSync("ps", ["-eo", "uid=,pid=,args="], { encoding: "utf8" });
+  return out.split("\n").filter((line) => {
+    const uid = Number(line.trim().split(/\s+/)[0]);
+    return uid >= 61000 && uid < 61064;
+  });
+}
 
 describe("verifyRollouts", () => {
   it("verifies each distinct (task, patch) once and returns verdicts in input order", async () => {
@@ -56,6 +66,28 @@ describe("verifyRollouts", () => {
     expect(verdicts[3]!.tests["tests/test_calc.py::test_div_by_zero"]).toBe("failed");
     for (const v of verdicts) expect(Verdict.safeParse(v).success).toBe(true);
   });
+
+  it("starts each later candidate's sandbox ahead, and leaves no sandbox behind", async () => {
+    const verifier = new Verifier({ sandbox });
+    try {
+      const rollouts: Rollout[] = [
+        ...["a", "b", "c"].map((n) => ({
+          id: `p-${n}`,
+          taskId: py.spec.id,
+          // Distinct patches (a comment differs), so that deduplication keeps all three.
+          patch: py.referencePatch!.replace('"division by zero")\n', `"division by zero")  # ${n}\n`),
+        })),
+        { id: "j-ref", taskId: js.spec.id, patch: js.referencePatch! },
+      ];
+      const verdicts = await verifyRollouts(rollouts, { tasks, verifier, jobs: 1 });
+      expect(verdicts.map((v) => v.reason)).toEqual(["passed", "passed", "passed", "passed"]);
+      // The first candidate of each task starts on demand; the next two of the python task start ahead.
+      expect(verifier.stats).toEqual({ startedOnDemand: 2, startedAhead: 2, discarded: 0 });
+      expect(sandboxProcesses()).toEqual([]);
+    } finally {
+      await verifier.close();
+    }
+  }, 60_000);
 
   it("refuses rollouts for unknown tasks before running anything", async () => {
     await expect(

@@ -17,6 +17,9 @@ import type { WorkspaceLimits } from "./workspace.ts";
  * unique jobs run on a pool of `jobs` parallel sandboxes. Verdicts come back in input order. A fault of
  * the verifier or the host on one job becomes that job's `infra-error` verdict (not a reward: callers
  * should drop or retry those samples); a sandbox that cannot run at all fails the call up front.
+ * While a candidate of a task finishes, the sandbox for the task's next queued candidate is started
+ * (Verifier.verify's `readyNext`), so every candidate but the first of a task skips the sandbox set-up.
+ * No sandbox of the call is alive when it returns.
  */
 export interface VerifyRolloutsOptions {
   tasks: ReadonlyMap<string, TaskPack>;
@@ -74,7 +77,9 @@ export async function verifyRollouts(
     const worker = async () => {
       for (let members = queue.shift(); members; members = queue.shift()) {
         const first = rollouts[members[0]!]!;
-        const outcome = await verifyOne(verifier, options.tasks.get(first.taskId)!, first.patch);
+        // Another candidate of this task is queued: have its sandbox started while this one finishes.
+        const readyNext = queue.some((next) => rollouts[next[0]!]!.taskId === first.taskId);
+        const outcome = await verifyOne(verifier, options.tasks.get(first.taskId)!, first.patch, readyNext);
         for (const i of members) verdicts[i] = toVerdict(rollouts[i]!, outcome);
         options.onProgress?.({ done: ++done, total: jobs.size, verdict: verdicts[members[0]!]! });
       }
@@ -82,14 +87,21 @@ export async function verifyRollouts(
     const width = Math.max(1, Math.min(options.jobs ?? 1, jobs.size));
     await Promise.all(Array.from({ length: width }, worker));
   } finally {
-    if (!options.verifier) await verifier.close();
+    // A run started ahead for a candidate that another worker took first is never used.
+    if (options.verifier) await verifier.dropReadyRuns();
+    else await verifier.close();
   }
   return verdicts;
 }
 
-async function verifyOne(verifier: Verifier, pack: TaskPack, patch: string): Promise<Outcome> {
+async function verifyOne(
+  verifier: Verifier,
+  pack: TaskPack,
+  patch: string,
+  readyNext: boolean,
+): Promise<Outcome> {
   try {
-    return await verifier.verify(pack, patch);
+    return await verifier.verify(pack, patch, { readyNext });
   } catch (e) {
     const where = isUserError(e) ? "task pack" : "verifier";
     return {

@@ -1,0 +1,162 @@
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import type { Mount, RunResult, SandboxBackend } from "../sandbox/types.ts";
+import { encodeRunnerPlan, encodeRunnerRequest, type RunnerRequest } from "./runner-plan.ts";
+import type { Snapshot } from "./snapshot.ts";
+import type { TaskState } from "./task-state.ts";
+import { REPORT_FD, type TestPlan } from "./test-plan.ts";
+import type { Workspace, WorkspaceFactory } from "./workspace.ts";
+
+/**
+ * One sandbox run of the trusted runner for one candidate, started before the candidate is known.
+ *
+ * Everything that does not depend on the patch happens at start: the workspace on the task's snapshot,
+ * the canaries and the plan, the sandbox with its binds, and the runner's interpreter start-up. The
+ * runner then blocks on stdin (RunSpec.stdin). `go` hands it the candidate (token, patch) and resolves
+ * when the run is over; the task's timeout counts from there. So a verifier can keep the next run of a
+ * task ready while the current one tests, and a candidate pays only for applying and testing its patch.
+ */
+export interface CandidateRun {
+  plan: TestPlan;
+  workspace: Workspace;
+  /** Resolves once the runner is up and waiting (or the run has ended). */
+  ready: Promise<void>;
+  /** Delivers the candidate; resolves with the run's result (durationMs from delivery). Call once. */
+  go(request: RunnerRequest): Promise<RunResult>;
+  /** Tells a run that was never given a candidate to end; resolves when it has. */
+  cancel(): Promise<void>;
+  /** The run ended (or failed) before it got a candidate: it cannot take one. */
+  readonly ended: boolean;
+}
+
+export interface CandidateRunDeps {
+  sandbox: SandboxBackend;
+  factory: WorkspaceFactory;
+  /** Host path of sandbox-runner.py. */
+  runnerSource: string;
+  /** An empty host directory (bound read-only as __pycache__). */
+  emptyDir: string;
+  /** Extra wall time on top of the task's timeout, for applying the patch. */
+  setupMarginMs: number;
+}
+
+const RUNNER = "/gagar/runner.py";
+/** The first thing the runner prints (sandbox-runner.py), before it blocks on stdin. */
+const READY_LINE = "gagar-runner: waiting for the candidate\n";
+const PLAN = "/gagar/plan";
+export const REPORT_CAP = 16 * 2 ** 20;
+const APPLY_ARGV = ["git", "-c", "core.hooksPath=/dev/null", "apply", "--verbose", "--whitespace=nowarn"];
+/** What a run without a task (the verifier's self-test) gets as its timeout. */
+const DEFAULT_TIMEOUT_SEC = 30;
+
+export async function startCandidateRun(
+  deps: CandidateRunDeps,
+  task: TaskState | null,
+  plan: TestPlan,
+  snapshot: Snapshot,
+): Promise<CandidateRun> {
+  const workspace = await deps.factory.create(snapshot);
+  try {
+    const spec = runSpec(deps, task, plan, workspace);
+    let deliver: (input: string) => void = () => {};
+    const stdin = new Promise<string>((resolve) => {
+      deliver = resolve;
+    });
+    let delivered = false;
+    let ended = false;
+    let up: () => void = () => {};
+    const ready = new Promise<void>((resolve) => {
+      up = resolve;
+    });
+    let seen = "";
+    const onStdout = (chunk: Buffer) => {
+      if (seen.length > READY_LINE.length) return;
+      seen += chunk.toString("latin1");
+      if (seen.startsWith(READY_LINE)) up();
+    };
+    const result = deps.sandbox.run({ ...spec, stdin, onStdout });
+    const settled = result.then(
+      () => undefined,
+      () => undefined,
+    );
+    void settled.then(() => {
+      ended = true;
+      up();
+    });
+    return {
+      plan,
+      workspace,
+      ready,
+      go(request) {
+        delivered = true;
+        const started = performance.now();
+        deliver(encodeRunnerRequest(request));
+        // The wall time of the candidate's part (apply, tests, teardown), not the set-up made ahead.
+        return result.then((r) => ({ ...r, durationMs: performance.now() - started }));
+      },
+      async cancel() {
+        // An empty stdin ends the runner at once; the sandbox cleans up as after any run.
+        if (!delivered) deliver("");
+        delivered = true;
+        await settled;
+      },
+      get ended() {
+        return ended && !delivered;
+      },
+    };
+  } catch (error) {
+    await workspace.close().catch(() => {});
+    throw error;
+  }
+}
+
+function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan, workspace: Workspace) {
+  const readOnly: Mount[] = [
+    { source: deps.runnerSource, target: RUNNER },
+    { source: join(workspace.roDir, "plan"), target: PLAN },
+  ];
+  readOnly.push(...(task?.restore ?? []));
+  plan.files.forEach((file, i) => {
+    const source = join(workspace.roDir, `canary-${i}`);
+    writeFileSync(source, file.content, { mode: 0o644 });
+    readOnly.push({ source, target: `/workspace/${file.path}` });
+  });
+  // pytest loads its assertion-rewrite cache (<dir>/__pycache__/<test>.cpython-*-pytest-*.pyc) even with
+  // PYTHONDONTWRITEBYTECODE set, checking only the source's mtime and size. Candidate code imported by
+  // one test module could plant a forged cache for the next one; an empty read-only __pycache__ in
+  // every directory with graded Python files closes that (C5). PYTHONPYCACHEPREFIX is unset (below)
+  // so that this is where pytest and Python look.
+  for (const dir of pycacheDirs(readOnly))
+    readOnly.push({ source: deps.emptyDir, target: `${dir}/__pycache__` });
+  const runnerPlan = encodeRunnerPlan({
+    killOthers: deps.sandbox.name !== "unsandboxed",
+    applyArgv: APPLY_ARGV,
+    reportCapBytes: REPORT_CAP,
+    runs: plan.runs.map((r) => ({ label: r.label, argv: r.argv, reportFd: REPORT_FD })),
+  });
+  writeFileSync(join(workspace.roDir, "plan"), runnerPlan, { mode: 0o644 });
+  const timeoutSec = task?.pack.spec.timeoutSec ?? DEFAULT_TIMEOUT_SEC;
+  return {
+    argv: ["/usr/bin/python3", "-I", "-S", "-B", RUNNER, PLAN, "/workspace", "/out"],
+    workspace: workspace.dir,
+    outputDir: workspace.outDir,
+    readOnly,
+    // The sandbox's base env sends bytecode to /tmp/pyc. That makes Python ignore the toolchain's own
+    // compiled stdlib and recompile it on every run (~0.5 s of CPU for pytest), and it moves pytest's
+    // rewrite cache to a directory the candidate can write. Unset, caches live beside the sources: the
+    // workspace holds no bytecode by construction (snapshot.ts, the gate, the runner), and the
+    // graded directories get a read-only empty __pycache__ (above).
+    env: { PYTHONPYCACHEPREFIX: "" },
+    timeoutMs: timeoutSec * 1000 + deps.setupMarginMs,
+  };
+}
+
+/** `/workspace/<dir>` of every read-only Python file laid over the workspace (tests, conftest, canaries). */
+function pycacheDirs(mounts: readonly Mount[]): string[] {
+  const dirs = new Set<string>();
+  for (const m of mounts) {
+    if (m.target.startsWith("/workspace/") && m.target.endsWith(".py"))
+      dirs.add(m.target.slice(0, m.target.lastIndexOf("/")));
+  }
+  return [...dirs];
+}

@@ -1,9 +1,10 @@
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { selectBackend } from "../src/sandbox/select.ts";
 import type { SandboxBackend } from "../src/sandbox/types.ts";
+import { IdmappedLowers } from "../src/verify/idmapped-lowers.ts";
 import { buildSnapshot } from "../src/verify/snapshot.ts";
 import { loadTaskPack, type TaskPack } from "../src/verify/task-pack.ts";
 import { Verifier } from "../src/verify/verifier.ts";
@@ -19,7 +20,8 @@ import { median, report } from "./stats.ts";
  * 2. workspace preparation for a 10,000-file repository [< 100 ms], next to the one-off snapshot build
  *    and the plain-copy fallback;
  * 3. throughput of `verifyRollouts` with 2 parallel sandboxes vs 1.
- * Bare and sandboxed runs alternate rep by rep so both see the same drift of a shared machine.
+ * Bare and sandboxed runs alternate rep by rep so both see the same drift of a shared machine;
+ * BENCH_VERBOSE=1 prints every rep's times (bare, on demand, bare, ahead) on stderr.
  */
 
 const REPS = 11;
@@ -111,6 +113,13 @@ async function overhead(sandbox: SandboxBackend, root: string): Promise<void> {
       rows.cold.push(await timed(() => verify(true)));
       rows.bareAhead.push(await timed(bare));
       rows.ahead.push(await timed(() => verify(false)));
+      if (process.env.BENCH_VERBOSE)
+        console.error(
+          rows.bareCold.at(-1)!.toFixed(0),
+          rows.cold.at(-1)!.toFixed(0),
+          rows.bareAhead.at(-1)!.toFixed(0),
+          rows.ahead.at(-1)!.toFixed(0),
+        );
     }
     const show = (label: string, verifies: number[], bares: number[]) => {
       // The ratio of each rep's pair cancels the shared machine's slow drifts better than a ratio of
@@ -139,16 +148,37 @@ async function workspacePrep(root: string): Promise<void> {
   report("snapshot build, 10,000 files (once per task, ms)", (performance.now() - t0).toFixed(0));
   const runs = join(root, "ws");
   mkdirSync(runs);
-  const factory = new WorkspaceFactory(runs);
+  const lowers = new IdmappedLowers((m) => console.error(`warning: ${m}`));
+  const factory = new WorkspaceFactory(runs, undefined, undefined, lowers);
+  const uid = 61050;
   const times: number[] = [];
   let strategy = "";
+  let handedOver = false;
+  // Everything a candidate's workspace costs: the tmpfs, the overlay, and handing it to the run uid.
+  // The first round also makes the uid's idmapped view of the snapshot (once per task and uid).
   for (let i = 0; i < REPS + 1; i++) {
     const ws = await factory.create(snapshot);
+    handedOver = await ws.attach(uid);
     if (i > 0) times.push(ws.prepareMs);
     strategy = ws.strategy;
     await ws.close();
   }
-  report(`workspace per candidate, 10,000 files (${strategy}, ms) [goal < 100]`, median(times).toFixed(0));
+  report(
+    `workspace per candidate, 10,000 files, owned by the run uid (${strategy}${handedOver ? ", idmapped" : ""}, ms) [goal < 100]`,
+    median(times).toFixed(0),
+  );
+  // The fallback without idmapped mounts: the same overlay, handed over with chown -R in the sandbox.
+  const chowns: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    const ws = await factory.create(snapshot);
+    await ws.attach();
+    const c0 = performance.now();
+    execFileSync("chown", ["-R", "-P", "-h", `${uid}:${uid}`, "--", ws.dir]);
+    chowns.push(ws.prepareMs + performance.now() - c0);
+    await ws.close();
+  }
+  report("same, handed over with chown -R instead (fallback, ms)", median(chowns).toFixed(0));
+  await lowers.close();
   t0 = performance.now();
   cpSync(snapshot.dir, join(root, "plain-copy"), { recursive: true });
   report("plain copy of the same repository (ms, for comparison)", (performance.now() - t0).toFixed(0));

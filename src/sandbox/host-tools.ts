@@ -19,6 +19,7 @@ export const TOOL_PACKAGES = {
   sh: "dash",
   bash: "bash",
   ip: "iproute2",
+  python3: "python3",
 } as const;
 
 export type ToolName = keyof typeof TOOL_PACKAGES;

@@ -1,4 +1,4 @@
-import { lstat, mkdir, open, rm } from "node:fs/promises";
+import { lchown, lstat, mkdir, open, rm } from "node:fs/promises";
 import { join } from "node:path";
 import type { CheckedMount, CheckedSpec } from "./run-spec.ts";
 import { isWithin, OUT, WORKSPACE } from "./run-spec.ts";
@@ -14,9 +14,9 @@ import { isWithin, OUT, WORKSPACE } from "./run-spec.ts";
  * alive at this point, so lstat-then-act has no race. Anything in the way — a symlink, a file where a
  * directory must be, or the reverse — is removed (never followed) and reported.
  *
- * Returns the sandbox paths that were removed.
+ * Returns the sandbox paths that were removed. What it creates is given to `owner` when set.
  */
-export async function prepareMountPoints(spec: CheckedSpec): Promise<string[]> {
+export async function prepareMountPoints(spec: CheckedSpec, owner?: number): Promise<string[]> {
   const replaced: string[] = [];
   for (const mount of spec.readOnly) {
     const root = hostRootOf(mount, spec);
@@ -37,6 +37,8 @@ export async function prepareMountPoints(spec: CheckedSpec): Promise<string[]> {
       }
       if (want === "dir") await mkdir(host, { mode: 0o755 });
       else await (await open(host, "wx", 0o644)).close();
+      // No chown -R follows when the workspace was handed over already (RunSpec.handOver).
+      if (owner !== undefined) await lchown(host, owner, owner);
     }
   }
   return replaced;

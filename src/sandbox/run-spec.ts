@@ -45,6 +45,7 @@ export interface CheckedSpec {
   stdin: Promise<string> | undefined;
   stdinWaitMs: number;
   onStdout: ((chunk: Buffer) => void) | undefined;
+  handOver: ((uid: number) => Promise<boolean>) | undefined;
   outputCapBytes: number;
   limits: Required<ResourceLimits>;
 }
@@ -90,6 +91,7 @@ export async function checkSpec(spec: RunSpec): Promise<CheckedSpec> {
     stdin: spec.stdin === undefined ? undefined : Promise.resolve(spec.stdin),
     stdinWaitMs: checkStdinWait(spec.stdinWaitMs),
     onStdout: spec.onStdout,
+    handOver: spec.handOver,
     outputCapBytes: resolveOutputCap(spec),
     limits: resolveLimits(spec.limits),
   };

@@ -118,7 +118,8 @@ export async function withStagedRun<T>(
   const lease = await options.pool.acquire();
   let runDir: string | undefined;
   try {
-    const replacedPaths = await prepareMountPoints(spec);
+    const handedOver = (await spec.handOver?.(lease.uid)) ?? false;
+    const replacedPaths = await prepareMountPoints(spec, handedOver ? lease.uid : undefined);
     runDir = await makeRunDir(options.runDirBase);
     const entries: FstabEntry[] = [];
     const stage = async (source: string, name: string, kind: "file" | "dir") => {
@@ -137,7 +138,7 @@ export async function withStagedRun<T>(
     entries.push(...((await options.extraEntries?.(partial)) ?? []));
     const fstab = join(runDir, "fstab");
     await writeFile(fstab, formatFstab(entries), { mode: 0o600 });
-    const owned = spec.outputDir ? [spec.workspace, spec.outputDir] : [spec.workspace];
+    const owned = handedOver ? [] : spec.outputDir ? [spec.workspace, spec.outputDir] : [spec.workspace];
     const stageArgs = [
       // bash sources ~/.bashrc even for -c when stdin is a socket (its rshd check), and a run's stdin
       // may be one (RunSpec.stdin): root's shell startup files have no place in the chain.

@@ -47,6 +47,12 @@ export interface RunSpec {
   stdin?: string | Promise<string>;
   /** How long a run may wait for a pending `stdin` before it is killed (default 10 minutes). */
   stdinWaitMs?: number;
+  /**
+   * Called once the run's uid is known, before anything looks into the workspace: fills it and hands it
+   * (and `outputDir`) over to `uid`. Returning true spares the backend its `chown -R` of both (whose
+   * cost grows with the workspace); false leaves that to the backend.
+   */
+  handOver?: (uid: number) => Promise<boolean>;
   /** Called with each chunk of stdout as it arrives (e.g. to see that a program waits for its stdin). */
   onStdout?: (chunk: Buffer) => void;
   /** stdout+stderr bytes kept; the run is killed once it prints more. */

@@ -21,6 +21,17 @@ describe("UidPool", () => {
     await next.release();
   });
 
+  it("hands out the lowest free uid, so that a session reuses as few as it runs at once", async () => {
+    const pool = new UidPool({ base: 61480, size: 4 });
+    const a = await pool.acquire();
+    const b = await pool.acquire();
+    expect([a.uid, b.uid]).toEqual([61480, 61481]);
+    await a.release();
+    const c = await pool.acquire();
+    expect(c.uid).toBe(61480);
+    await Promise.all([b.release(), c.release()]);
+  });
+
   it("hands out different uids to concurrent holders", async () => {
     const pool = new UidPool({ base: 61472, size: 3 });
     const leases = await Promise.all([pool.acquire(), pool.acquire(), pool.acquire()]);

@@ -26,8 +26,6 @@ export const defaultUidRange: Readonly<UidRange> = Object.freeze({ base: 61000, 
  * lock files would). Sandboxes have their own network namespace, so they cannot squat the names.
  */
 export class UidPool {
-  private next = 0;
-
   constructor(readonly range: UidRange = defaultUidRange) {
     if (
       !Number.isSafeInteger(range.base) ||
@@ -60,10 +58,11 @@ export class UidPool {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
       for (let i = 0; i < this.range.size; i++) {
-        const uid = this.range.base + ((this.next + i) % this.range.size);
+        // Lowest free uid first: a session then cycles through as few uids as it runs at once, and
+        // per-uid state (the workspace views of idmapped-lowers.ts) is reused instead of rebuilt.
+        const uid = this.range.base + i;
         const server = await tryLease(uid);
         if (!server) continue;
-        this.next = (uid - this.range.base + 1) % this.range.size;
         try {
           await waitUntilUidIdle(uid);
         } catch (error) {

@@ -66,6 +66,8 @@ export function createUnsandboxedBackend(options: UnsandboxedOptions): SandboxBa
       try {
         const table = new Map<string, string>([[WORKSPACE, checked.workspace]]);
         if (checked.outputDir) table.set(OUT, checked.outputDir);
+        // No uid change here: the workspace stays with whoever runs gagar.
+        await checked.handOver?.(process.getuid?.() ?? 0);
         const replacedPaths = await prepareMountPoints(checked);
         for (const mount of checked.readOnly) {
           if (isWithin(mount.target, WORKSPACE) || isWithin(mount.target, OUT)) {

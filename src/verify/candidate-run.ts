@@ -74,7 +74,8 @@ export async function startCandidateRun(
       seen += chunk.toString("latin1");
       if (seen.startsWith(READY_LINE)) up();
     };
-    const result = deps.sandbox.run({ ...spec, stdin, onStdout });
+    const handOver = (uid: number) => workspace.attach(uid);
+    const result = deps.sandbox.run({ ...spec, stdin, onStdout, handOver });
     const settled = result.then(
       () => undefined,
       () => undefined,

@@ -14,7 +14,8 @@ const TOOL_ENV = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" };
 const live = new Set<string>();
 let hooked = false;
 
-function remember(...targets: string[]): void {
+/** Makes sure `targets` are detached when the process exits (mounts made elsewhere, e.g. idmapped views). */
+export function rememberMount(...targets: string[]): void {
   for (const t of targets) live.add(t);
   if (hooked) return;
   hooked = true;
@@ -38,34 +39,24 @@ export async function mountTmpfs(target: string, sizeBytes: number, inodes: numb
 }
 
 /**
- * A size- and inode-limited tmpfs at `fs`, and on it an overlay of `lower` (read-only, shared by all
- * candidates) at `fs/ws`, with its upper and work directories in the tmpfs too; `fs/out` and `fs/ro`
- * are created beside it. `metacopy=on` keeps ownership changes cheap (the sandbox chowns the whole
- * workspace to its run uid): only metadata is copied up until a file's data is written. That is safe
- * because the upper layer lives on a tmpfs only the verifier can reach, so nobody can plant the
+ * An overlay at `target` of `lower` (read-only, shared by all candidates) with `upper` and `work` on the
+ * candidate's tmpfs. `metacopy=on` keeps ownership changes cheap when the workspace has to be chowned
+ * (no idmapped lower, see workspace.ts): only metadata is copied up until a file's data is written. That
+ * is safe because the upper layer lives on a tmpfs only the verifier can reach, so nobody can plant the
  * trusted.overlay.* xattrs it relies on.
  */
-export async function mountLayered(
-  fs: string,
+export async function mountOverlay(
+  target: string,
   lower: string,
-  sizeBytes: number,
-  inodes: number,
+  upper: string,
+  work: string,
 ): Promise<void> {
-  for (const path of [lower, fs]) {
+  for (const path of [target, lower, upper, work]) {
     if (/[,:\\\s]/.test(path))
       throw new SandboxError(`overlay path ${path} contains ',', ':', '\\' or space`, false);
   }
-  const overlay = `lowerdir=${lower},upperdir=${fs}/upper,workdir=${fs}/work,metacopy=on,nosuid,nodev`;
-  // Paths and options arrive as arguments, never inside the script text.
-  const script = [
-    'mount -t tmpfs -o "$3" gagar-ws "$1" || exit 1',
-    'mkdir -m 0755 "$1/upper" "$1/ws" "$1/out" "$1/ro" && mkdir -m 0700 "$1/work" || { umount "$1"; exit 1; }',
-    'mount -t overlay -o "$2" gagar-ovl "$1/ws" || { umount "$1"; exit 1; }',
-  ].join("\n");
-  await mount(
-    ["sh", "-c", script, "gagar-mount", fs, overlay, tmpfsOptions(sizeBytes, inodes)],
-    [fs, `${fs}/ws`],
-  );
+  const options = `lowerdir=${lower},upperdir=${upper},workdir=${work},metacopy=on,nosuid,nodev`;
+  await mount(["mount", "-t", "overlay", "-o", options, "gagar-ovl", target], [target]);
 }
 
 async function mount(argv: string[], targets: string[]): Promise<void> {
@@ -75,7 +66,7 @@ async function mount(argv: string[], targets: string[]): Promise<void> {
     const stderr = String((e as { stderr?: string }).stderr ?? (e as Error).message).trim();
     throw new SandboxError(`mounting ${targets.at(-1)} failed: ${stderr}`, false);
   }
-  remember(...targets);
+  rememberMount(...targets);
 }
 
 /** Unmounts `targets` in order (innermost first), falling back to a lazy detach for busy ones. */

@@ -7,6 +7,7 @@ import { SandboxError } from "../errors.ts";
 import type { SandboxBackend } from "../sandbox/types.ts";
 import { type CandidateRun, type CandidateRunDeps, REPORT_CAP, startCandidateRun } from "./candidate-run.ts";
 import { type Graded, grade } from "./grade.ts";
+import { IdmappedLowers } from "./idmapped-lowers.ts";
 import { type GateLimits, gatePatch, type ProtectedPolicy } from "./patch-gate.ts";
 import { ReadyRuns } from "./ready-runs.ts";
 import { safeReadFile } from "./safe-read.ts";
@@ -96,6 +97,7 @@ export class Verifier {
   private readonly root: string;
   private readonly ownsRoot: boolean;
   private readonly factory: WorkspaceFactory;
+  private readonly lowers: IdmappedLowers;
   private readonly tasks = new Map<string, Promise<TaskState>>();
   private readonly closing = new Set<Promise<void>>();
   private readonly ready: ReadyRuns;
@@ -119,10 +121,12 @@ export class Verifier {
     mkdirSync(join(this.root, "runs"), { recursive: true, mode: 0o700 });
     copyFileSync(RUNNER_SOURCE, join(this.root, "runner.py"));
     mkdirSync(this.emptyDir, { recursive: true, mode: 0o755 });
+    this.lowers = new IdmappedLowers(options.warn);
     this.factory = new WorkspaceFactory(
       join(this.root, "runs"),
       options.workspaceLimits ?? DEFAULT_WORKSPACE_LIMITS,
       options.warn,
+      this.lowers,
     );
     this.ready = new ReadyRuns(options.readyRuns ?? 2, (run) => this.discard(run));
   }
@@ -292,6 +296,7 @@ export class Verifier {
     this.closed = true;
     await this.dropReadyRuns();
     await Promise.allSettled(this.tasks.values());
+    await this.lowers.close();
     if (this.ownsRoot) rmSync(this.root, { recursive: true, force: true });
     else {
       rmSync(join(this.root, "tasks"), { recursive: true, force: true });

@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import {
   chownSync,
   existsSync,
@@ -11,6 +12,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { IdmappedLowers } from "./idmapped-lowers.ts";
 import { buildSnapshot } from "./snapshot.ts";
 import { WorkspaceFactory } from "./workspace.ts";
 
@@ -45,6 +47,8 @@ describe("snapshot and workspaces", () => {
     mkdirSync(join(root, "runs-a"));
     const a = await factory.create(snapshot);
     const b = await factory.create(snapshot);
+    expect(await a.attach()).toBe(true);
+    expect(await b.attach()).toBe(true);
     expect(a.strategy).toBe("overlay");
     writeFileSync(join(a.dir, "pkg", "mod.py"), "x = 2\n");
     writeFileSync(join(a.dir, "new.py"), "y = 1\n");
@@ -63,7 +67,47 @@ describe("snapshot and workspaces", () => {
     mkdirSync(join(root, "runs-b"));
     const factory = new WorkspaceFactory(join(root, "runs-b"), { bytes: 2 * 2 ** 20, extraInodes: 100 });
     const ws = await factory.create(snapshot);
+    await ws.attach();
     expect(() => writeFileSync(join(ws.dir, "fill.bin"), Buffer.alloc(4 * 2 ** 20))).toThrow(/ENOSPC/);
     await ws.close();
   });
+
+  it.runIf(isRoot)(
+    "hands a workspace to a run uid through an idmapped lower layer, without touching the snapshot",
+    async () => {
+      mkdirSync(join(root, "runs-c"));
+      const warnings: string[] = [];
+      const lowers = new IdmappedLowers((m) => warnings.push(m));
+      const factory = new WorkspaceFactory(join(root, "runs-c"), undefined, undefined, lowers);
+      const ws = await factory.create(snapshot);
+      try {
+        expect(await ws.attach(61490)).toBe(true);
+        expect(warnings).toEqual([]);
+        for (const path of ["", "pkg", "pkg/mod.py", "run.sh"])
+          expect(statSync(join(ws.dir, path)).uid).toBe(61490);
+        expect(statSync(ws.outDir).uid).toBe(61490);
+        // What the run uid writes lands in the candidate's upper layer; the snapshot stays root's.
+        execFileSync(
+          "setpriv",
+          [
+            "--reuid=61490",
+            "--regid=61490",
+            "--clear-groups",
+            "sh",
+            "-c",
+            "echo 2 > pkg/mod.py && chmod +x pkg/mod.py && touch new.py",
+          ],
+          { cwd: ws.dir },
+        );
+        expect(readFileSync(join(ws.dir, "pkg", "mod.py"), "utf8")).toBe("2\n");
+        expect(readFileSync(join(snapshot.dir, "pkg", "mod.py"), "utf8")).toBe("x = 1\n");
+        expect(statSync(join(snapshot.dir, "pkg", "mod.py")).uid).toBe(0);
+        expect(statSync(join(snapshot.dir, "pkg", "mod.py")).mode & 0o777).toBe(0o644);
+        expect(existsSync(join(snapshot.dir, "new.py"))).toBe(false);
+      } finally {
+        await ws.close();
+        await lowers.close();
+      }
+    },
+  );
 });

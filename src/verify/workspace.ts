@@ -1,6 +1,8 @@
-import { cp, mkdir, rm } from "node:fs/promises";
+import { chown, cp, mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
-import { mountLayered, mountTmpfs, unmount } from "./mounts.ts";
+import { SandboxError } from "../errors.ts";
+import type { IdmappedLowers } from "./idmapped-lowers.ts";
+import { mountOverlay, mountTmpfs, unmount } from "./mounts.ts";
 import type { Snapshot } from "./snapshot.ts";
 
 /**
@@ -33,15 +35,21 @@ export interface WorkspaceLimits {
 export const DEFAULT_WORKSPACE_LIMITS: WorkspaceLimits = { bytes: 1024 * 2 ** 20, extraInodes: 100_000 };
 
 export interface Workspace {
-  /** The directory the sandbox mounts at /workspace. */
+  /** The directory the sandbox mounts at /workspace (filled once `attach` has run). */
   dir: string;
   /** The sandbox's /out. */
   outDir: string;
   /** Verifier-written inputs, bound read-only into the sandbox. */
   roDir: string;
   strategy: WorkspaceStrategy;
-  /** Milliseconds spent making it. */
-  prepareMs: number;
+  /** Milliseconds spent making it (create and attach). */
+  readonly prepareMs: number;
+  /**
+   * Puts the repository at `dir`, owned by `owner` when given (the sandbox's run uid). Returns true when
+   * `dir` and `outDir` now belong to `owner`; false means the caller must chown them (`chown -R`, whose
+   * cost grows with the repository). Call once, before anything uses `dir`.
+   */
+  attach(owner?: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -54,10 +62,12 @@ export class WorkspaceFactory {
     private readonly root: string,
     private readonly limits: WorkspaceLimits = DEFAULT_WORKSPACE_LIMITS,
     private readonly warn: (message: string) => void = () => {},
+    private readonly lowers?: IdmappedLowers,
   ) {}
 
   async create(snapshot: Snapshot): Promise<Workspace> {
     const started = performance.now();
+    let prepareMs = 0;
     const runDir = join(this.root, `ws-${++this.counter}`);
     await mkdir(runDir, { mode: 0o700 });
     const fs = join(runDir, "fs");
@@ -69,40 +79,97 @@ export class WorkspaceFactory {
     };
     const inodes = snapshot.paths.size * 2 + this.limits.extraInodes;
     const paths = { dir: join(fs, "ws"), outDir: join(fs, "out"), roDir: join(fs, "ro") };
+    const made = (strategy: WorkspaceStrategy, attach: Workspace["attach"]): Workspace => {
+      prepareMs = performance.now() - started;
+      return {
+        ...paths,
+        strategy,
+        get prepareMs() {
+          return prepareMs;
+        },
+        attach: async (owner) => {
+          const t0 = performance.now();
+          try {
+            return await attach(owner);
+          } finally {
+            prepareMs += performance.now() - t0;
+          }
+        },
+        close,
+      };
+    };
     try {
-      if (this.overlayWorks !== false) {
-        try {
-          await mountLayered(fs, snapshot.dir, this.limits.bytes, inodes);
-          mounted.push(fs, paths.dir);
-          this.overlayWorks = true;
-          return { ...paths, strategy: "overlay", prepareMs: performance.now() - started, close };
-        } catch (e) {
-          if (this.overlayWorks) throw e;
-          this.overlayWorks = false;
-          this.warn(
-            `overlayfs workspaces unavailable (${(e as Error).message}); copying the repository for every candidate`,
-          );
-        }
-      }
-      if (this.tmpfsWorks !== false) {
-        try {
-          await mountTmpfs(fs, this.limits.bytes, inodes);
-          mounted.push(fs);
-          this.tmpfsWorks = true;
-        } catch (e) {
-          if (this.tmpfsWorks) throw e;
-          this.tmpfsWorks = false;
-          this.warn(
-            `cannot mount a tmpfs per candidate (${(e as Error).message}); workspaces are not size-limited`,
-          );
-        }
-      }
+      const limited = await this.mountLimited(fs, inodes);
+      if (limited) mounted.push(fs);
       for (const d of [paths.dir, paths.outDir, paths.roDir]) await mkdir(d, { mode: 0o755 });
+      if (limited && (await this.overlaySupported(fs))) {
+        const upper = join(fs, "upper");
+        const work = join(fs, "work");
+        await mkdir(upper, { mode: 0o755 });
+        await mkdir(work, { mode: 0o700 });
+        let attached = false;
+        return made("overlay", async (owner) => {
+          if (attached) throw new SandboxError("workspace attached twice", false);
+          attached = true;
+          const self = owner === undefined || owner === process.getuid?.();
+          // The snapshot seen as owned by the run uid (an idmapped mount), so that nothing needs a chown.
+          const view = self ? undefined : await this.lowers?.view(snapshot.dir, owner);
+          if (view !== undefined) {
+            await chown(upper, owner!, owner!);
+            await chown(paths.outDir, owner!, owner!);
+          }
+          await mountOverlay(paths.dir, view ?? snapshot.dir, upper, work);
+          mounted.push(paths.dir);
+          return self || view !== undefined;
+        });
+      }
       await cp(snapshot.dir, paths.dir, { recursive: true, verbatimSymlinks: true });
-      return { ...paths, strategy: "copy", prepareMs: performance.now() - started, close };
+      return made("copy", async (owner) => owner === undefined || owner === process.getuid?.());
     } catch (e) {
       await close();
       throw e;
     }
+  }
+
+  /** Mounts the size- and inode-limited tmpfs at `fs`; false when this host does not let us. */
+  private async mountLimited(fs: string, inodes: number): Promise<boolean> {
+    if (this.tmpfsWorks === false) return false;
+    try {
+      await mountTmpfs(fs, this.limits.bytes, inodes);
+      this.tmpfsWorks = true;
+      return true;
+    } catch (e) {
+      if (this.tmpfsWorks) throw e;
+      this.tmpfsWorks = false;
+      this.warn(
+        `cannot mount a tmpfs per candidate (${(e as Error).message}); workspaces are not size-limited`,
+      );
+      return false;
+    }
+  }
+
+  /** Whether overlays can be mounted here, found out once (on a scratch overlay) before a run depends on it. */
+  private async overlaySupported(fs: string): Promise<boolean> {
+    if (this.overlayWorks !== undefined) return this.overlayWorks;
+    const probe = join(fs, "probe");
+    const dirs = ["lower", "upper", "work", "merged"].map((d) => join(probe, d));
+    for (const d of dirs) await mkdir(d, { recursive: true, mode: 0o700 });
+    try {
+      await mountOverlay(dirs[3]!, dirs[0]!, dirs[1]!, dirs[2]!);
+      await unmount(dirs[3]!);
+      this.overlayWorks = true;
+    } catch (e) {
+      this.markNoOverlay(e as Error);
+    }
+    await rm(probe, { recursive: true, force: true });
+    return this.overlayWorks === true;
+  }
+
+  private markNoOverlay(error?: Error): void {
+    if (this.overlayWorks === false) return;
+    this.overlayWorks = false;
+    this.warn(
+      `overlayfs workspaces unavailable (${error?.message ?? "unknown"}); copying the repository for every candidate`,
+    );
   }
 }

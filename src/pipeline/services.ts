@@ -61,7 +61,10 @@ function createSource(config: Config, sandbox: SandboxBackend, overrides: Servic
   return overrides.policySource(sandbox);
 }
 
-/** One verifier session shared by the whole run, with at most `jobs` sandboxes at once across all groups. */
+/**
+ * One verifier session shared by the whole run, with at most `jobs` candidates verifying at once across
+ * all groups (plus the few sandboxes started ahead for a group's next candidate: Verifier.readyRuns).
+ */
 export function pooledVerifier(
   packs: ReadonlyMap<string, TaskPack>,
   verifier: Verifier,
@@ -70,11 +73,7 @@ export function pooledVerifier(
   const limit = createLimiter(jobs);
   return {
     verify: (_taskId: string, rollouts: Rollout[]): Promise<Verdict[]> =>
-      Promise.all(
-        rollouts.map((r) =>
-          limit(async () => (await verifyRollouts([r], { tasks: packs, verifier, jobs: 1 }))[0]!),
-        ),
-      ),
+      verifyRollouts(rollouts, { tasks: packs, verifier, jobs: Math.max(1, rollouts.length), limit }),
   };
 }
 

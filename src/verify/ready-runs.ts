@@ -43,10 +43,14 @@ export class ReadyRuns {
     this.runs.set(task, run);
   }
 
-  /** Every waiting run, removed from the pool. */
-  drain(): CandidateRun[] {
-    const all = [...this.runs.values()];
-    this.runs.clear();
-    return all;
+  /** The waiting runs (of the given tasks only, when given), removed from the pool. */
+  drain(tasks?: ReadonlySet<string>): CandidateRun[] {
+    const taken: CandidateRun[] = [];
+    for (const [task, run] of this.runs) {
+      if (tasks && !tasks.has(task)) continue;
+      this.runs.delete(task);
+      taken.push(run);
+    }
+    return taken;
   }
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { availableParallelism, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SandboxError } from "../errors.ts";
@@ -67,15 +67,21 @@ export interface VerifierOptions {
   retries?: number;
   /** Runs kept started ahead (one per task at most; see `verify`'s `readyNext`). Default 2. */
   readyRuns?: number;
+  /**
+   * Runs are started ahead only while fewer than this many runs are testing or starting: on a busy
+   * machine a start ahead only takes CPU from the candidates that are testing. Default: the CPU count.
+   */
+  readyCpuBudget?: number;
   warn?: (message: string) => void;
 }
 
 export interface VerifyCallOptions {
   /**
-   * Start the task's next run now, while this candidate tests, because another candidate of the same
-   * task is coming (verifyRollouts knows its queue). Costs one idle sandbox if none comes.
+   * Start the task's next run once this candidate's run is over, because another candidate of the same
+   * task is coming (verifyRollouts knows its queue). A function is asked at that moment, when the queue
+   * may have moved on. Costs one idle sandbox if none comes.
    */
-  readyNext?: boolean;
+  readyNext?: boolean | (() => boolean);
 }
 
 /** How the session's sandbox runs were started (for summaries and tests). */
@@ -109,6 +115,8 @@ export class Verifier {
   private readonly swept: Promise<void>;
   private closed = false;
   readonly stats: VerifierStats = { startedOnDemand: 0, startedAhead: 0, discarded: 0 };
+  /** Candidates between the start of their run (or taking one started ahead) and its end. */
+  private busy = 0;
 
   constructor(private readonly options: VerifierOptions) {
     this.ownsRoot = options.workRoot === undefined;
@@ -168,16 +176,23 @@ export class Verifier {
     };
     const retries = this.options.retries ?? 2;
     for (let attempt = 0; ; attempt++) {
-      let run = await this.takeReady(pack.dir);
-      if (run) this.stats.startedAhead++;
-      else {
-        run = await this.startRun(task);
-        this.stats.startedOnDemand++;
+      this.busy++;
+      let run: CandidateRun | undefined;
+      try {
+        run = await this.takeReady(pack.dir);
+        if (run) this.stats.startedAhead++;
+        else {
+          run = await this.startRun(task);
+          this.stats.startedOnDemand++;
+        }
+      } catch (e) {
+        this.busy--;
+        throw e;
       }
       try {
-        const result = await run.go(request);
+        const result = await run.go(request).finally(() => this.busy--);
         // Started only now, so that its set-up does not compete with this candidate's tests.
-        if (call.readyNext) this.readyNext(task);
+        if (typeof call.readyNext === "function" ? call.readyNext() : call.readyNext) this.readyNext(task);
         const graded = grade({
           token: request.token,
           failToPass: pack.spec.failToPass,
@@ -229,6 +244,7 @@ export class Verifier {
   private readyNext(task: TaskState): void {
     const key = task.pack.dir;
     if (this.closed || this.ready.has(key) || this.starting.has(key)) return;
+    if (this.busy + this.starting.size >= (this.options.readyCpuBudget ?? availableParallelism())) return;
     const starting = this.startRun(task)
       .then(async (run) => {
         await run.ready;
@@ -282,13 +298,15 @@ export class Verifier {
   }
 
   /**
-   * Ends every run started ahead and waits for all background work: afterwards no process of this
-   * session is alive until the next `verify`.
+   * Ends the runs started ahead (for `packs` only, when given) and waits for background work. Without
+   * `packs`, no process of this session is alive afterwards until the next `verify`.
    */
-  async dropReadyRuns(): Promise<void> {
-    await Promise.allSettled(this.starting.values());
-    for (const run of this.ready.drain()) this.discard(run);
-    await this.idle();
+  async dropReadyRuns(packs?: ReadonlySet<TaskPack>): Promise<void> {
+    const keys = packs && new Set([...packs].map((p) => p.dir));
+    await Promise.allSettled([...this.starting].filter(([key]) => !keys || keys.has(key)).map(([, p]) => p));
+    for (const run of this.ready.drain(keys)) this.discard(run);
+    if (keys) await Promise.allSettled([...this.closing]);
+    else await this.idle();
   }
 
   /** Unmounts and removes everything the session made. */

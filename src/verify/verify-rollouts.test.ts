@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createLimiter } from "../concurrency/limiter.ts";
 import type { Rollout } from "../contracts/rollout.ts";
 import { Verdict } from "../contracts/verdict.ts";
 import { ConfigError } from "../errors.ts";
@@ -83,6 +84,33 @@ describe("verifyRollouts", () => {
       expect(verdicts.map((v) => v.reason)).toEqual(["passed", "passed", "passed", "passed"]);
       // The first candidate of each task starts on demand; the next two of the python task start ahead.
       expect(verifier.stats).toEqual({ startedOnDemand: 2, startedAhead: 2, discarded: 0 });
+      expect(sandboxProcesses()).toEqual([]);
+    } finally {
+      await verifier.close();
+    }
+  }, 60_000);
+
+  it("under a limit shared by concurrent calls, finishes the calls in the order they came", async () => {
+    const verifier = new Verifier({ sandbox });
+    const limit = createLimiter(1);
+    const finished: string[] = [];
+    const call = (name: string) =>
+      verifyRollouts(
+        ["1", "2"].map((n) => ({
+          id: `${name}-${n}`,
+          taskId: py.spec.id,
+          patch: py.referencePatch!.replace('"division by zero")\n', `"division by zero")  # ${name}${n}\n`),
+        })),
+        { tasks, verifier, jobs: 2, limit, onProgress: (p) => finished.push(p.verdict.rolloutId) },
+      ).then((verdicts) => {
+        finished.push(name);
+        return verdicts;
+      });
+    try {
+      const [a, b] = await Promise.all([call("a"), call("b")]);
+      expect([...a, ...b].map((v) => v.reason)).toEqual(["passed", "passed", "passed", "passed"]);
+      // With one slot, "a" must not wait for "b"'s jobs (a worker queued for a slot without a job would).
+      expect(finished).toEqual(["a-1", "a-2", "a", "b-1", "b-2", "b"]);
       expect(sandboxProcesses()).toEqual([]);
     } finally {
       await verifier.close();

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { createLimiter } from "../concurrency/limiter.ts";
 import { SCHEMA_VERSION } from "../contracts/group.ts";
 import type { Rollout } from "../contracts/rollout.ts";
 import type { Verdict } from "../contracts/verdict.ts";
@@ -28,6 +29,11 @@ export interface VerifyRolloutsOptions {
   /** A session to reuse across calls (keeps task snapshots); closed by the caller. */
   verifier?: Verifier;
   jobs?: number;
+  /**
+   * A slot every job takes before it starts, shared with other callers (the pipeline verifies its
+   * groups concurrently with one cap on sandboxes for the whole run).
+   */
+  limit?: <T>(job: () => Promise<T>) => Promise<T>;
   protectedPolicy?: ProtectedPolicy;
   gateLimits?: Partial<GateLimits>;
   workspaceLimits?: WorkspaceLimits;
@@ -72,23 +78,27 @@ export async function verifyRollouts(
   const verdicts: Verdict[] = new Array(rollouts.length);
   try {
     await verifier.selfTest();
-    const queue = [...jobs.values()];
+    // Jobs start in input order, each once it holds a slot of `jobs` (and of the caller's shared
+    // `limit`); `waiting` is what has not started yet, which is what `readyNext` looks at.
+    const waiting = new Set(jobs.values());
+    const local = createLimiter(Math.max(1, Math.min(options.jobs ?? 1, jobs.size)));
+    const shared = options.limit ?? (<T>(job: () => Promise<T>) => job());
     let done = 0;
-    const worker = async () => {
-      for (let members = queue.shift(); members; members = queue.shift()) {
-        const first = rollouts[members[0]!]!;
-        // Another candidate of this task is queued: have its sandbox started while this one finishes.
-        const readyNext = queue.some((next) => rollouts[next[0]!]!.taskId === first.taskId);
-        const outcome = await verifyOne(verifier, options.tasks.get(first.taskId)!, first.patch, readyNext);
-        for (const i of members) verdicts[i] = toVerdict(rollouts[i]!, outcome);
-        options.onProgress?.({ done: ++done, total: jobs.size, verdict: verdicts[members[0]!]! });
-      }
+    const runJob = async (members: number[]) => {
+      waiting.delete(members);
+      const first = rollouts[members[0]!]!;
+      // Another candidate of this task is still queued when this one's run ends: have its sandbox
+      // started while this one is graded.
+      const readyNext = () => [...waiting].some((later) => rollouts[later[0]!]!.taskId === first.taskId);
+      const outcome = await verifyOne(verifier, options.tasks.get(first.taskId)!, first.patch, readyNext);
+      for (const i of members) verdicts[i] = toVerdict(rollouts[i]!, outcome);
+      options.onProgress?.({ done: ++done, total: jobs.size, verdict: verdicts[members[0]!]! });
     };
-    const width = Math.max(1, Math.min(options.jobs ?? 1, jobs.size));
-    await Promise.all(Array.from({ length: width }, worker));
+    await Promise.all([...jobs.values()].map((members) => local(() => shared(() => runJob(members)))));
   } finally {
     // A run started ahead for a candidate that another worker took first is never used.
-    if (options.verifier) await verifier.dropReadyRuns();
+    if (options.verifier)
+      await verifier.dropReadyRuns(new Set(rollouts.map((r) => options.tasks.get(r.taskId)!)));
     else await verifier.close();
   }
   return verdicts;
@@ -98,7 +108,7 @@ async function verifyOne(
   verifier: Verifier,
   pack: TaskPack,
   patch: string,
-  readyNext: boolean,
+  readyNext: () => boolean,
 ): Promise<Outcome> {
   try {
     return await verifier.verify(pack, patch, { readyNext });

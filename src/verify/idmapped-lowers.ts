@@ -1,5 +1,7 @@
 import { execFile } from "node:child_process";
-import { mkdir } from "node:fs/promises";
+import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { findTool } from "../sandbox/host-tools.ts";
@@ -55,6 +57,25 @@ export class IdmappedLowers {
         return undefined;
       }
       throw new Error(`idmapped view of ${source} for uid ${uid} failed: ${why}`);
+    }
+  }
+
+  /** Whether this host makes idmapped views (tried once on a scratch directory), or why not. */
+  static async probe(): Promise<{ ok: boolean; why?: string }> {
+    const scratch = await mkdtemp(join(tmpdir(), "gagar-idmap-probe-"));
+    let why: string | undefined;
+    const lowers = new IdmappedLowers((m) => {
+      why = m;
+    });
+    try {
+      await mkdir(join(scratch, "snap"), { mode: 0o755 });
+      const view = await lowers.view(join(scratch, "snap"), 61063);
+      return view ? { ok: true } : { ok: false, why };
+    } catch (e) {
+      return { ok: false, why: (e as Error).message };
+    } finally {
+      await lowers.close();
+      await rm(scratch, { recursive: true, force: true });
     }
   }
 

@@ -85,6 +85,8 @@ describe("collectDoctorReport", () => {
       const tools = Object.fromEntries(report.tools.map((t) => [t.name, t.version]));
       expect(tools.bwrap).toMatch(/^bubblewrap \d+\.\d+/);
       expect(tools.pytest).toMatch(/^pytest \d+.*inside the bwrap sandbox/);
+      // Linux 5.12+ as root: the workspace reaches its sandbox uid without a chown -R.
+      expect(tools.workspaces).toMatch(/^overlay on an idmapped snapshot/);
       expect(tools.node).toContain(process.version);
     },
   );

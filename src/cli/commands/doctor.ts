@@ -9,6 +9,7 @@ import { findTool, versionOf } from "../../sandbox/host-tools.ts";
 import type { Availability, SandboxBackend } from "../../sandbox/types.ts";
 import { createUnsandboxedBackend } from "../../sandbox/unsandboxed.ts";
 import { createUnshareBackend } from "../../sandbox/unshare.ts";
+import { IdmappedLowers } from "../../verify/idmapped-lowers.ts";
 
 /** The Python that sandboxed test runs use: Debian's, world-readable (pyenv's under /root is not). */
 export const SANDBOX_PYTHON = "/usr/bin/python3";
@@ -53,6 +54,7 @@ export async function collectDoctorReport(): Promise<DoctorReport> {
         : `${SANDBOX_PYTHON} not found (apt-get install python3)`,
     },
     { name: "pytest", version: await pytestVersion(autoBackend) },
+    { name: "workspaces", version: await workspaceHandOver() },
     { name: "node", version: `${process.version} (${process.execPath})` },
   ];
   return { backends, auto: autoBackend?.name ?? null, tools };
@@ -84,6 +86,15 @@ async function pytestVersion(backend: SandboxBackend | undefined): Promise<strin
   } finally {
     await rm(workspace, { recursive: true, force: true });
   }
+}
+
+/** How candidate workspaces reach their sandbox uid on this host (idmapped-lowers.ts). */
+async function workspaceHandOver(): Promise<string> {
+  if (process.getuid?.() !== 0) return "copied per candidate (overlay and idmapped mounts need root)";
+  const { ok, why } = await IdmappedLowers.probe();
+  return ok
+    ? "overlay on an idmapped snapshot (cost independent of the repository's size)"
+    : `overlay, handed over with chown -R (grows with the repository): ${why ?? "idmapped mounts unavailable"}`;
 }
 
 function firstLine(text: string): string | undefined {

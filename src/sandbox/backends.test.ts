@@ -25,7 +25,8 @@ describe("bwrap backend on this host", () => {
     },
   );
 });
-if (bwrapAvailability.available) sandboxContract({ name: "bwrap", create: () => bwrap, isolated: true });
+if (bwrapAvailability.available)
+  sandboxContract({ name: "bwrap", create: () => bwrap, isolated: true, deniesPtrace: true });
 
 const unshare = createUnshareBackend({ uidRange: { base: 61210, size: 4 } });
 const unshareAvailability = await unshare.check();

@@ -9,6 +9,7 @@ import { prlimitArgs } from "./limits.ts";
 import { toRunResult } from "./outcome.ts";
 import { hostRootLayout, type RootEntry } from "./root-layout.ts";
 import { type CheckedSpec, checkSpec, OUT, WORKSPACE } from "./run-spec.ts";
+import { buildSeccompFilter, hostFilterArch } from "./seccomp.ts";
 import { reaperArgs, type Staged, withStagedRun } from "./staged-run.ts";
 import { supervise, terminateNamespace } from "./supervise.ts";
 import type { Availability, RunResult, RunSpec, SandboxBackend } from "./types.ts";
@@ -38,6 +39,8 @@ const TOOLS = ["bwrap", "unshare", "setpriv", "prlimit", "choom", "mount", "chow
  */
 export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
   const pool = new UidPool(options.uidRange ?? defaultUidRange);
+  const filterArch = hostFilterArch();
+  const seccompFilter = filterArch ? buildSeccompFilter(filterArch) : undefined;
   const runDirBase = options.runDirBase ?? "/tmp";
   let layout: RootEntry[] | undefined;
 
@@ -58,7 +61,13 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
       }
       missing.push(...(await hostPrerequisites(pool, runDirBase, { userNamespaces: true })));
       if (missing.length === 0) missing.push(...(await trialRun(backend)));
-      return { available: missing.length === 0, missing, weaknesses: [...NAMESPACE_WEAKNESSES] };
+      const weaknesses = NAMESPACE_WEAKNESSES.filter((w) => !w.includes("seccomp"));
+      weaknesses.push(
+        filterArch
+          ? "shares the host kernel; the seccomp filter only denies ptrace-like and keyring calls: a kernel exploit escapes"
+          : `no seccomp filter for ${process.arch}: code under test can ptrace the sandbox's pid 1 and forge /out`,
+      );
+      return { available: missing.length === 0, missing, weaknesses };
     },
 
     async run(spec: RunSpec): Promise<RunResult> {
@@ -69,7 +78,7 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
       const rootLayout = layout;
       return withStagedRun(
         checked,
-        { pool, chown: paths.chown, mount: paths.mount, runDirBase },
+        { pool, chown: paths.chown, mount: paths.mount, runDirBase, seccompFilter },
         async (staged) => {
           const etcBinds = await writeCuratedEtc(join(staged.runDir, "etc"), staged.uid);
           const args = [
@@ -88,7 +97,7 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
             "--no-new-privs",
             "--",
             paths.bwrap,
-            ...bwrapArgs(checked, staged, etcBinds, rootLayout),
+            ...bwrapArgs(checked, staged, etcBinds, rootLayout, seccompFilter !== undefined),
             "--",
             ...checked.argv,
           ];
@@ -119,8 +128,11 @@ export function bwrapArgs(
   staged: Staged,
   etcBinds: HostBind[],
   layout: RootEntry[],
+  seccomp = false,
 ): string[] {
   const args = [
+    // The filter the staging script opened on fd 4 (seccomp.ts: no ptrace of pid 1, no keyrings).
+    ...(seccomp ? ["--seccomp", "4"] : []),
     "--unshare-all",
     "--unshare-user",
     "--disable-userns",

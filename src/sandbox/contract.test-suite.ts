@@ -28,6 +28,8 @@ export interface ContractTarget {
    * does not, and is held only to the process-control, limit and I/O parts of the contract.
    */
   isolated: boolean;
+  /** Whether code inside is kept from ptrace and the keyrings (bwrap's seccomp filter, seccomp.ts). */
+  deniesPtrace?: boolean;
 }
 
 const nonce = () => randomBytes(6).toString("hex");
@@ -233,6 +235,17 @@ export function sandboxContract(target: ContractTarget): void {
       });
     });
 
+    it("fails as the sandbox's fault, retryably, when the input comes after the run stopped waiting", {
+      timeout: 15_000,
+    }, async () => {
+      await withDirs(async ({ ws }) => {
+        const input = sleep(1500).then(() => "late\n");
+        const run = sh("read line; echo got", ws, { stdin: input, stdinWaitMs: 300 });
+        await expect(run).rejects.toBeInstanceOf(SandboxError);
+        await expect(run).rejects.toMatchObject({ retryable: true });
+      });
+    });
+
     it("cancels a run whose pending stdin is rejected, leaving nothing behind", {
       timeout: 15_000,
     }, async () => {
@@ -245,6 +258,33 @@ export function sandboxContract(target: ContractTarget): void {
         expect(hostProcessesWith(tag)).toEqual([]);
       });
     });
+
+    (target.deniesPtrace ? it : it.skip)(
+      "keeps code inside from tracing the sandbox's pid 1 or a sibling, and from the keyrings",
+      { timeout: 15_000 },
+      async () => {
+        await withDirs(async ({ ws }) => {
+          // As the run uid, bwrap's pid 1 and any sibling share our uid: only the filter stops ptrace.
+          const probe = [
+            "import ctypes, os, subprocess",
+            "libc = ctypes.CDLL(None, use_errno=True)",
+            "sibling = subprocess.Popen(['sleep', '5'])",
+            "for pid in (1, sibling.pid):",
+            "    print(libc.ptrace(16, pid, 0, 0), ctypes.get_errno())",
+            "print(libc.syscall(248, b'user', b'gagar', b'v', 1, -4), ctypes.get_errno())",
+            "sibling.kill()",
+          ].join("\n");
+          const result = await backend.run({
+            argv: ["python3", "-c", probe],
+            workspace: ws,
+            timeoutMs: 10_000,
+          });
+          expect(result.exitCode).toBe(0);
+          // -1 with EPERM (1) for PTRACE_ATTACH to pid 1, to the sibling, and for add_key.
+          expect(result.stdout.trim().split("\n")).toEqual(["-1 1", "-1 1", "-1 1"]);
+        });
+      },
+    );
 
     it("kills a SIGTERM-ignoring program at the timeout (B4)", { timeout: 15_000 }, async () => {
       await withDirs(async ({ ws }) => {

@@ -26,6 +26,12 @@ export function toRunResult(
     durationMs: run.durationMs,
     ...(replacedPaths.length ? { replacedPaths } : {}),
   };
+  if (run.undelivered) {
+    throw new SandboxError(
+      "the sandbox ended before its input was delivered (started ahead, it waited too long or died waiting)",
+      true,
+    );
+  }
   if (run.timedOut || run.outputCapped || run.cancelled)
     return { ...base, exitCode: null, signal: "SIGKILL" };
   if (programExit) return { ...base, ...programExit };

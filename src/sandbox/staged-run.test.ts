@@ -51,6 +51,7 @@ describe("withStagedRun", () => {
           out,
           "/usr/bin/mount",
           staged.fstab,
+          "",
         ]);
         expect(existsSync(join(ws, "tests/test_h.py"))).toBe(true);
         return staged.uid;

@@ -19,14 +19,15 @@ export const CLOSE_INHERITED_FDS =
 /**
  * The staging script: runs (in bash) as root at the head of a namespace backend's chain, in the private
  * mount namespace that `unshare` just made, and then execs the rest of the chain. Arguments:
- * `chown owner count path… mount fstab chain…`. It
+ * `chown owner count path… mount fstab seccomp chain…`. It
  * 1. gives the workspace and output directory to the run's uid. GNU `chown -R` never follows symlinks
  *    (-P, its default with -R; -h changes the links themselves): the tree may hold links a candidate
  *    planted in an earlier run (`evil -> /etc/shadow`);
  * 2. performs the mount table (one `mount -a -T`, not one process per mount);
  * 3. runs the backend's extra root-side `steps` (fixed text built from checked system paths only);
- * 4. closes inherited descriptors and execs the chain with an empty environment (`exec -c`: a shell
- *    exports PWD and friends, and bwrap's /proc/1/environ is readable inside the sandbox).
+ * 4. closes inherited descriptors, opens the seccomp filter file (when not "") on fd 4 for bwrap's
+ *    `--seccomp 4`, and execs the chain with an empty environment (`exec -c`: a shell exports PWD and
+ *    friends, and bwrap's /proc/1/environ is readable inside the sandbox).
  * Paths arrive as arguments, never inside the script text. Exit 125 means the staging itself failed.
  */
 export function stageScript(steps: string[] = []): string {
@@ -37,8 +38,9 @@ export function stageScript(steps: string[] = []): string {
     'if [ "$count" -gt 0 ]; then "$chown" -R -P -h "$owner" -- "${@:1:count}" || exit 125; shift "$count"; fi',
     '"$1" -a -T "$2" || exit 125',
     ...steps.map((step) => `${step} || exit 125`),
-    "shift 2",
+    "seccomp=$3; shift 3",
     CLOSE_INHERITED_FDS,
+    'if [ -n "$seccomp" ]; then exec 4<"$seccomp" || exit 125; fi',
     'exec -c "$@"',
   ].join("\n");
 }
@@ -101,6 +103,8 @@ export interface StageOptions {
   /** Extra root-side steps of the staging script. */
   steps?: string[];
   runDirBase: string;
+  /** A seccomp filter (seccomp.ts) to hand to the chain on fd 4. */
+  seccompFilter?: Buffer;
   /** Mounts performed after the source binds (the unshare backend builds its whole root here). */
   extraEntries?: (staged: StagedPaths) => Promise<FstabEntry[]>;
 }
@@ -138,6 +142,8 @@ export async function withStagedRun<T>(
     entries.push(...((await options.extraEntries?.(partial)) ?? []));
     const fstab = join(runDir, "fstab");
     await writeFile(fstab, formatFstab(entries), { mode: 0o600 });
+    const seccomp = options.seccompFilter ? join(runDir, "seccomp.bpf") : "";
+    if (options.seccompFilter) await writeFile(seccomp, options.seccompFilter, { mode: 0o600 });
     const owned = handedOver ? [] : spec.outputDir ? [spec.workspace, spec.outputDir] : [spec.workspace];
     const stageArgs = [
       // bash sources ~/.bashrc even for -c when stdin is a socket (its rshd check), and a run's stdin
@@ -153,6 +159,7 @@ export async function withStagedRun<T>(
       ...owned,
       options.mount,
       fstab,
+      seccomp,
     ];
     return await body({ ...partial, fstab, replacedPaths, stageArgs });
   } finally {

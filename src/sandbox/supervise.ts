@@ -25,6 +25,8 @@ export interface SuperviseOptions {
 
 /** A run as the supervisor saw it: the backend-neutral result plus what only the wrapper chain knows. */
 export interface Supervised extends Omit<RunResult, "replacedPaths"> {
+  /** The run ended, or was killed for waiting too long, before its pending stdin arrived. */
+  undelivered?: boolean;
   /** Pid of the spawned process (also its process group when detached). */
   pid: number | undefined;
   /** What the wrapper chain wrote to fd 3 (bwrap's --json-status-fd, or the "started" marker). */
@@ -63,6 +65,7 @@ export function supervise(options: SuperviseOptions): Promise<Supervised> {
     let statusBytes = 0;
     let timedOut = false;
     let cancelled = false;
+    let undelivered = false;
     let outputCapped = false;
     let terminating: Promise<void> | undefined;
     let exitCode: number | null = null;
@@ -112,10 +115,18 @@ export function supervise(options: SuperviseOptions): Promise<Supervised> {
     if (options.stdin) {
       // The chain may be gone before the input comes (a failed setup): EPIPE is its exit's business.
       child.stdin?.on("error", () => {});
-      armTimeout(options.stdinWaitMs ?? 600_000);
+      // Waiting too long for the input is the caller's business, not a timeout of the program.
+      timer = setTimeout(() => {
+        undelivered = true;
+        kill();
+      }, options.stdinWaitMs ?? 600_000);
       options.stdin.then(
         (input) => {
-          if (exitedYet) return;
+          // Too late: the chain is gone or being killed (its wait ran out). Not the input's fault.
+          if (exitedYet || terminating) {
+            undelivered = true;
+            return;
+          }
           clearTimeout(timer);
           started = performance.now();
           armTimeout(options.timeoutMs);
@@ -161,6 +172,7 @@ export function supervise(options: SuperviseOptions): Promise<Supervised> {
         timedOut,
         outputCapped,
         ...(cancelled ? { cancelled } : {}),
+        ...(undelivered ? { undelivered } : {}),
         stdout: Buffer.concat(out).toString("utf8"),
         stderr: Buffer.concat(err).toString("utf8"),
         status: Buffer.concat(status).toString("utf8"),

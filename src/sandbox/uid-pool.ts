@@ -25,7 +25,11 @@ export const defaultUidRange: Readonly<UidRange> = Object.freeze({ base: 61000, 
  * and the kernel frees it when the holder dies, so a crashed verifier never leaves a stale lock (which
  * lock files would). Sandboxes have their own network namespace, so they cannot squat the names.
  */
+/** How long a uid whose processes would not die is skipped. */
+const STUCK_PAUSE_MS = 60_000;
+
 export class UidPool {
+  private readonly stuck = new Map<number, number>();
   constructor(readonly range: UidRange = defaultUidRange) {
     if (
       !Number.isSafeInteger(range.base) ||
@@ -61,13 +65,18 @@ export class UidPool {
         // Lowest free uid first: a session then cycles through as few uids as it runs at once, and
         // per-uid state (the workspace views of idmapped-lowers.ts) is reused instead of rebuilt.
         const uid = this.range.base + i;
+        if (Date.now() - (this.stuck.get(uid) ?? Number.NEGATIVE_INFINITY) < STUCK_PAUSE_MS) continue;
         const server = await tryLease(uid);
         if (!server) continue;
         try {
           await waitUntilUidIdle(uid);
         } catch (error) {
           server.close();
-          throw error;
+          if (!(error instanceof SandboxError && error.retryable)) throw error;
+          // Processes of this uid that will not die (another session's, a kernel hang): with lowest-first
+          // allocation every run would wait on it again, so it sits out a while.
+          this.stuck.set(uid, Date.now());
+          continue;
         }
         return lease(uid, server);
       }

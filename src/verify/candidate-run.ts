@@ -89,9 +89,17 @@ export async function startCandidateRun(
       workspace,
       ready,
       go(request) {
+        let input: string;
+        try {
+          input = encodeRunnerRequest(request);
+        } catch (error) {
+          delivered = true;
+          deliver("");
+          return Promise.reject(error);
+        }
         delivered = true;
         const started = performance.now();
-        deliver(encodeRunnerRequest(request));
+        deliver(input);
         // The wall time of the candidate's part (apply, tests, teardown), not the set-up made ahead.
         return result.then((r) => ({ ...r, durationMs: performance.now() - started }));
       },

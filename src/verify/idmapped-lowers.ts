@@ -1,14 +1,17 @@
 import { execFile } from "node:child_process";
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, rmdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { findTool } from "../sandbox/host-tools.ts";
 import { rememberMount, unmount } from "./mounts.ts";
+import { claimSession, SESSION_PREFIX } from "./stale-sessions.ts";
 
 const run = promisify(execFile);
 const HELPER = fileURLToPath(new URL("./idmap-mount.py", import.meta.url));
+/** Snapshots (tasks) whose views are kept mounted. */
+const MAX_SNAPSHOTS = 8;
 
 /**
  * Read-only views of task snapshots in which the sandbox's run uid owns every file (idmapped mounts,
@@ -22,6 +25,9 @@ const HELPER = fileURLToPath(new URL("./idmap-mount.py", import.meta.url));
  */
 export class IdmappedLowers {
   private readonly views = new Map<string, Promise<string | undefined>>();
+  /** Snapshot directories with views, least recently used first. */
+  private readonly recent: string[] = [];
+  private readonly evicting = new Set<Promise<void>>();
   private works: boolean | undefined;
 
   constructor(private readonly warn: (message: string) => void = () => {}) {}
@@ -29,6 +35,7 @@ export class IdmappedLowers {
   /** `snapshotDir` as owned by `uid`, or undefined when this host cannot make idmapped mounts. */
   view(snapshotDir: string, uid: number): Promise<string | undefined> {
     if (this.works === false) return Promise.resolve(undefined);
+    this.touch(snapshotDir);
     const target = `${snapshotDir}-as-${uid}`;
     let view = this.views.get(target);
     if (!view) {
@@ -36,6 +43,29 @@ export class IdmappedLowers {
       this.views.set(target, view);
     }
     return view;
+  }
+
+  /**
+   * Keeps views for the most recently used snapshots only: every mount is copied into each sandbox's
+   * mount namespace, so a long run over many tasks must not pile them up. A view still under a
+   * workspace is detached lazily and goes when that workspace does.
+   */
+  private touch(snapshotDir: string): void {
+    const at = this.recent.indexOf(snapshotDir);
+    if (at >= 0) this.recent.splice(at, 1);
+    this.recent.push(snapshotDir);
+    while (this.recent.length > MAX_SNAPSHOTS) {
+      const old = this.recent.shift()!;
+      for (const [target, view] of this.views) {
+        if (!target.startsWith(`${old}-as-`)) continue;
+        this.views.delete(target);
+        const gone: Promise<void> = view
+          .then((t) => (t ? unmount(t) : undefined))
+          .catch(() => {})
+          .finally(() => this.evicting.delete(gone));
+        this.evicting.add(gone);
+      }
+    }
   }
 
   private async mount(source: string, target: string, uid: number): Promise<string | undefined> {
@@ -48,21 +78,32 @@ export class IdmappedLowers {
       this.works = true;
       return target;
     } catch (e) {
-      const why = String((e as { stderr?: string }).stderr || (e as Error).message).trim();
-      if (this.works === undefined) {
-        this.works = false;
-        this.warn(
-          `idmapped mounts unavailable (${why}); each workspace is handed to its sandbox uid with chown -R, whose cost grows with the repository`,
-        );
-        return undefined;
-      }
-      throw new Error(`idmapped view of ${source} for uid ${uid} failed: ${why}`);
+      // Not cached: a later candidate may try again. The workspace falls back to chown -R meanwhile.
+      this.views.delete(target);
+      await rmdir(target).catch(() => {});
+      this.disable(String((e as { stderr?: string }).stderr || (e as Error).message).trim());
+      return undefined;
     }
+  }
+
+  /**
+   * Stops making views (the first failure, or an overlay that refuses an idmapped lower: overlayfs
+   * takes them from Linux 5.19, the helper works from 5.12). Warns once.
+   */
+  disable(why: string): void {
+    if (this.works === false) return;
+    const wasWorking = this.works === true;
+    this.works = false;
+    this.warn(
+      `idmapped workspace views ${wasWorking ? "stopped working" : "unavailable"} (${why}); each workspace is handed to its sandbox uid with chown -R, whose cost grows with the repository`,
+    );
   }
 
   /** Whether this host makes idmapped views (tried once on a scratch directory), or why not. */
   static async probe(): Promise<{ ok: boolean; why?: string }> {
-    const scratch = await mkdtemp(join(tmpdir(), "gagar-idmap-probe-"));
+    // A session folder, so that a probe killed halfway is swept like any verifier session.
+    const scratch = await mkdtemp(join(tmpdir(), SESSION_PREFIX));
+    claimSession(scratch);
     let why: string | undefined;
     const lowers = new IdmappedLowers((m) => {
       why = m;
@@ -80,9 +121,18 @@ export class IdmappedLowers {
   }
 
   /** Unmounts every view. */
+  /** Resolves once the views evicted so far are unmounted. */
+  async settled(): Promise<void> {
+    await Promise.allSettled([...this.evicting]);
+  }
+
   async close(): Promise<void> {
-    const targets = (await Promise.all(this.views.values())).filter((t): t is string => t !== undefined);
+    await this.settled();
+    const settled = await Promise.allSettled(this.views.values());
     this.views.clear();
+    const targets = settled.flatMap((r) =>
+      r.status === "fulfilled" && r.value !== undefined ? [r.value] : [],
+    );
     await unmount(...targets);
   }
 }

@@ -259,6 +259,8 @@ def run_one(plan, run):
         nonlocal truncated, open_pipe
         try:
             chunk = os.read(read_end, 65536)
+        except BlockingIOError:
+            return
         except OSError:
             chunk = b""
         if not chunk:
@@ -288,12 +290,15 @@ def run_one(plan, run):
                     read_some()
                     if not open_pipe:
                         poller.unregister(read_end)
+        poller.unregister(pidfd)
         os.close(pidfd)
         _, wait_status = os.waitpid(pid, 0)
         code = os.waitstatus_to_exitcode(wait_status)
     duration = round((time.monotonic() - started) * 1000)
     survivors = kill_others(plan)
-    # Whatever the test command wrote is in the pipe now; once every writer is dead, EOF follows.
+    # Whatever the test command wrote is in the pipe now; once every writer is dead, EOF follows. The
+    # read end is non-blocking from here: a writer that survived kill_others must not hang the runner.
+    os.set_blocking(read_end, False)
     deadline = time.monotonic() + DRAIN_SEC
     while open_pipe:
         left = deadline - time.monotonic()

@@ -115,12 +115,21 @@ export class WorkspaceFactory {
           // The snapshot seen as owned by the run uid (an idmapped mount), so that nothing needs a chown.
           const view = self ? undefined : await this.lowers?.view(snapshot.dir, owner);
           if (view !== undefined) {
+            // Before the mount: overlayfs takes the merged root's owner from the upper directory then.
             await chown(upper, owner!, owner!);
             await chown(paths.outDir, owner!, owner!);
+            try {
+              await mountOverlay(paths.dir, view, upper, work);
+              mounted.push(paths.dir);
+              return true;
+            } catch (e) {
+              // The caller's chown -R then hands over the plain overlay below.
+              this.lowers?.disable(`overlayfs refused the idmapped lower layer: ${(e as Error).message}`);
+            }
           }
-          await mountOverlay(paths.dir, view ?? snapshot.dir, upper, work);
+          await mountOverlay(paths.dir, snapshot.dir, upper, work);
           mounted.push(paths.dir);
-          return self || view !== undefined;
+          return self;
         });
       }
       await cp(snapshot.dir, paths.dir, { recursive: true, verbatimSymlinks: true });

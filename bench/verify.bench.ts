@@ -16,7 +16,8 @@ import { median, report } from "./stats.ts";
  * Verification benchmarks (issue 3 goals in brackets):
  * 1. sandbox overhead: `verify` of a candidate vs the same test command run bare in a plain copy of the
  *    repository, on a test suite of about one second [ratio ≤ 1.15], with the sandbox started on demand
- *    and started ahead (Verifier.verify's readyNext, as `gagar verify` does within a task);
+ *    and started ahead (Verifier.verify's readyNext, as `gagar verify` does within a task), and for a
+ *    whole group of 8 candidates through verifyRollouts;
  * 2. workspace preparation for a 10,000-file repository [< 100 ms], next to the one-off snapshot build
  *    and the plain-copy fallback;
  * 3. throughput of `verifyRollouts` with 2 parallel sandboxes vs 1.
@@ -137,6 +138,46 @@ async function overhead(sandbox: SandboxBackend, root: string): Promise<void> {
   }
 }
 
+/**
+ * What `gagar verify` does with a group: one session verifies 8 distinct candidates of one task
+ * (jobs 1; the first sandbox starts on demand, the rest ahead), against 8 bare runs of the same suite.
+ */
+async function groupOverhead(sandbox: SandboxBackend, root: string): Promise<void> {
+  const pack = loadTaskPack(join(root, "spin"));
+  const tasks = new Map([[pack.spec.id, pack]]);
+  const bare = bareRun(pack, root);
+  const size = 8;
+  const verifier = new Verifier({ sandbox });
+  try {
+    await verifier.selfTest();
+    await verifier.task(pack);
+    const ratios: number[] = [];
+    for (let rep = 0; rep < 3; rep++) {
+      await verifier.idle();
+      let t0 = performance.now();
+      for (let i = 0; i < size; i++) await bare();
+      const bareMs = performance.now() - t0;
+      // Distinct patches (a comment differs), so that deduplication does not collapse them.
+      const rollouts = Array.from({ length: size }, (_, i) => ({
+        id: `g${rep}-${i}`,
+        taskId: pack.spec.id,
+        patch: pack.referencePatch!.replace("+    return True\n", `+    return True  # g${rep}-${i}\n`),
+      }));
+      t0 = performance.now();
+      const verdicts = await verifyRollouts(rollouts, { tasks, verifier, jobs: 1 });
+      const verifyMs = performance.now() - t0;
+      if (verdicts.some((v) => !v.passed)) throw new Error("a group candidate failed");
+      ratios.push(verifyMs / bareMs);
+    }
+    report(
+      `group of ${size}: sandbox overhead ratio per candidate, median of 3 [goal <= 1.15]`,
+      median(ratios).toFixed(2),
+    );
+  } finally {
+    await verifier.close();
+  }
+}
+
 async function workspacePrep(root: string): Promise<void> {
   const repo = join(root, "big");
   for (let d = 0; d < 100; d++) {
@@ -213,6 +254,7 @@ export async function run(): Promise<void> {
     const sandbox = await selectBackend("auto");
     report("sandbox backend", sandbox.name);
     await overhead(sandbox, root);
+    await groupOverhead(sandbox, root);
     await workspacePrep(root);
     await throughput(sandbox, root);
   } finally {

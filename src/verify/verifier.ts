@@ -41,9 +41,9 @@ import {
  * sandbox's setup (uid lease, chown of the workspace) is paid once.
  *
  * That run can be started before its candidate is known (candidate-run.ts): the runner waits on stdin
- * for the token and the patch. With `readyNext`, the task's next run starts as soon as this candidate's
- * run is over, so a queue of candidates of one task pays the sandbox set-up (~100–150 ms here) only
- * once. At most `readyRuns` wait at a time; `dropReadyRuns` and `close` end them.
+ * for the token and the patch. With `readyNext`, the task's next run starts while this candidate
+ * tests, on a spare CPU, so a queue of candidates of one task pays the sandbox set-up (~100–150 ms
+ * here) only once. At most `readyRuns` wait at a time; `dropReadyRuns` and `close` end them.
  *
  * Only faults of the verifier or the host become `infra-error` (SandboxError from the backend after
  * retries, failed mounts); everything the candidate can cause scores 0 with its own reason.
@@ -77,9 +77,9 @@ export interface VerifierOptions {
 
 export interface VerifyCallOptions {
   /**
-   * Start the task's next run once this candidate's run is over, because another candidate of the same
-   * task is coming (verifyRollouts knows its queue). A function is asked at that moment, when the queue
-   * may have moved on. Costs one idle sandbox if none comes.
+   * Start the task's next run while this candidate tests (when a CPU is spare), because another
+   * candidate of the same task is coming (verifyRollouts knows its queue). A function is asked at that
+   * moment. Costs one idle sandbox if none comes.
    */
   readyNext?: boolean | (() => boolean);
 }
@@ -190,9 +190,11 @@ export class Verifier {
         throw e;
       }
       try {
-        const result = await run.go(request).finally(() => this.busy--);
-        // Started only now, so that its set-up does not compete with this candidate's tests.
+        const running = run.go(request).finally(() => this.busy--);
+        // While this candidate tests, on a spare CPU (see readyNext): back-to-back candidates of a
+        // task then find their sandbox up instead of waiting ~100–150 ms for it.
         if (typeof call.readyNext === "function" ? call.readyNext() : call.readyNext) this.readyNext(task);
+        const result = await running;
         const graded = grade({
           token: request.token,
           failToPass: pack.spec.failToPass,

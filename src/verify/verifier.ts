@@ -38,12 +38,13 @@ import {
  *
  * Apply and tests share one sandbox run (security.md §4.2 uses two): until the tests start, the only
  * process in it is `git apply`, so there is nothing a second, fresh sandbox would get rid of, and the
- * sandbox's setup (uid lease, chown of the workspace) is paid once.
+ * sandbox's setup (uid lease, workspace hand-over, namespaces) is paid once.
  *
  * That run can be started before its candidate is known (candidate-run.ts): the runner waits on stdin
  * for the token and the patch. With `readyNext`, the task's next run starts while this candidate
- * tests, on a spare CPU, so a queue of candidates of one task pays the sandbox set-up (~100–150 ms
- * here) only once. At most `readyRuns` wait at a time; `dropReadyRuns` and `close` end them.
+ * tests, on a spare CPU, so the next candidate of the task can find its sandbox up instead of waiting
+ * ~100–150 ms for it (on this 2-vCPU VM the overlap slowed the running tests by about as much; see
+ * bench/verify.bench.ts). At most `readyRuns` wait at a time; `dropReadyRuns` and `close` end them.
  *
  * Only faults of the verifier or the host become `infra-error` (SandboxError from the backend after
  * retries, failed mounts); everything the candidate can cause scores 0 with its own reason.

@@ -86,6 +86,8 @@ describe("gagar verify", () => {
     expect(stderr).toMatch(/passed\s+1\s+50\.0%/);
     expect(stderr).toMatch(/tests-failed\s+1\s+50\.0%/);
     expect(stderr).toContain("verified 2/2");
+    // --jobs 2 starts both at once, so neither waited for a sandbox started ahead.
+    expect(stderr).toContain("sandboxes: 2 started on demand, 0 started ahead");
   });
 
   it("names the line of a rollout with an unknown task or a repeated id", async () => {

@@ -9,6 +9,7 @@ import { BACKEND_NAMES, type BackendName, selectBackend } from "../../sandbox/se
 import { buildGroups } from "../../verify/groups.ts";
 import { summaryRows } from "../../verify/summary.ts";
 import { loadTaskPacks, type TaskPack } from "../../verify/task-pack.ts";
+import { Verifier } from "../../verify/verifier.ts";
 import { type VerifyProgress, verifyRollouts } from "../../verify/verify-rollouts.ts";
 import { integerAtLeast } from "../options.ts";
 import { renderTable } from "../table.ts";
@@ -63,19 +64,20 @@ export function registerVerify(program: Command): void {
       const progress = flags.quiet ? undefined : progressReporter();
       const restoreSignals = exitOnSignals();
       let verdicts: Verdict[];
+      const verifier = new Verifier({ sandbox, protectedPolicy: flags.protected, warn });
       try {
         verdicts = await verifyRollouts(rollouts, {
           tasks,
-          sandbox,
+          verifier,
           jobs: flags.jobs,
-          protectedPolicy: flags.protected,
-          warn,
           onProgress: progress?.update,
         });
       } finally {
         progress?.stop();
+        await verifier.close();
         restoreSignals();
       }
+      const { startedAhead, startedOnDemand } = verifier.stats;
       await writeAtomically(flags.out, (out) => {
         for (const v of verdicts) out.write(toJsonlLine(v));
       });
@@ -91,7 +93,8 @@ export function registerVerify(program: Command): void {
       process.stderr.write(
         `${renderTable(["reason", "rollouts", "share"], summaryRows(verdicts), "  ")}\n` +
           `${verdicts.length} rollouts (${unique} distinct patches) verified with the ${sandbox.name} sandbox · verdicts in ${flags.out}` +
-          `${flags.groupsOut ? ` · groups in ${flags.groupsOut}` : ""}\n`,
+          `${flags.groupsOut ? ` · groups in ${flags.groupsOut}` : ""}\n` +
+          `sandboxes: ${startedOnDemand} started on demand, ${startedAhead} started ahead while the previous candidate of their task tested\n`,
       );
       const infra = verdicts.filter((v) => v.reason === "infra-error").length;
       if (infra) {

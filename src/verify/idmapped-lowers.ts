@@ -78,7 +78,8 @@ export class IdmappedLowers {
       this.works = true;
       return target;
     } catch (e) {
-      // Not cached: a later candidate may try again. The workspace falls back to chown -R meanwhile.
+      // Views are off for the session from here on (workspaces fall back to chown -R); nothing of
+      // this attempt stays behind.
       this.views.delete(target);
       await rmdir(target).catch(() => {});
       this.disable(String((e as { stderr?: string }).stderr || (e as Error).message).trim());
@@ -120,12 +121,12 @@ export class IdmappedLowers {
     }
   }
 
-  /** Unmounts every view. */
   /** Resolves once the views evicted so far are unmounted. */
   async settled(): Promise<void> {
     await Promise.allSettled([...this.evicting]);
   }
 
+  /** Unmounts every view. */
   async close(): Promise<void> {
     await this.settled();
     const settled = await Promise.allSettled(this.views.values());

@@ -27,8 +27,8 @@ export interface RunnerRequest {
   patch: string;
 }
 
-export const PLAN_MAGIC = "gagar-plan-1";
-export const REQUEST_MAGIC = "gagar-go-1";
+const PLAN_MAGIC = "gagar-plan-1";
+const REQUEST_MAGIC = "gagar-go-1";
 
 export function encodeRunnerPlan(plan: RunnerPlan): string {
   const tokens: string[] = [PLAN_MAGIC, plan.killOthers ? "1" : "0", String(plan.reportCapBytes)];

@@ -178,18 +178,10 @@ export class Verifier {
     const retries = this.options.retries ?? 2;
     for (let attempt = 0; ; attempt++) {
       this.busy++;
-      let run: CandidateRun | undefined;
-      try {
-        run = await this.takeReady(pack.dir);
-        if (run) this.stats.startedAhead++;
-        else {
-          run = await this.startRun(task);
-          this.stats.startedOnDemand++;
-        }
-      } catch (e) {
+      const run = await this.runFor(task).catch((e) => {
         this.busy--;
         throw e;
-      }
+      });
       try {
         const running = run.go(request).finally(() => this.busy--);
         // While this candidate tests, on a spare CPU (see readyNext): back-to-back candidates of a
@@ -235,6 +227,18 @@ export class Verifier {
         this.release(run.workspace);
       }
     }
+  }
+
+  /** The task's run started ahead if there is one, otherwise a new one. */
+  private async runFor(task: TaskState): Promise<CandidateRun> {
+    const ahead = await this.takeReady(task.pack.dir);
+    if (ahead) {
+      this.stats.startedAhead++;
+      return ahead;
+    }
+    const run = await this.startRun(task);
+    this.stats.startedOnDemand++;
+    return run;
   }
 
   /** The task's run started ahead; one still starting is waited for (it is further along than a new one). */

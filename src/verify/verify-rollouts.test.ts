@@ -8,8 +8,10 @@ import { createLimiter } from "../concurrency/limiter.ts";
 import type { Rollout } from "../contracts/rollout.ts";
 import { Verdict } from "../contracts/verdict.ts";
 import { ConfigError } from "../errors.ts";
+import { processesOfUid } from "../sandbox/processes.ts";
 import { selectBackend } from "../sandbox/select.ts";
 import type { SandboxBackend } from "../sandbox/types.ts";
+import { defaultUidRange } from "../sandbox/uid-pool.ts";
 import { loadTaskPack, loadTaskPacks } from "./task-pack.ts";
 import { Verifier } from "./verifier.ts";
 import { type VerifyProgress, verifyRollouts } from "./verify-rollouts.ts";
@@ -26,13 +28,10 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** Processes of the sandbox uid pool (61000–61063) on the host. */
-function sandboxProcesses(): string[] {
-  const out = execFileSync("ps", ["-eo", "uid=,pid=,args="], { encoding: "utf8" });
-  return out.split("\n").filter((line) => {
-    const uid = Number(line.trim().split(/\s+/)[0]);
-    return uid >= 61000 && uid < 61064;
-  });
+/** Processes of the sandbox uid pool on the host. */
+function sandboxProcesses(): number[] {
+  const { base, size } = defaultUidRange;
+  return Array.from({ length: size }, (_, i) => processesOfUid(base + i)).flat();
 }
 
 describe("verifyRollouts", () => {

@@ -18,8 +18,8 @@ import type { WorkspaceLimits } from "./workspace.ts";
  * unique jobs run on a pool of `jobs` parallel sandboxes. Verdicts come back in input order. A fault of
  * the verifier or the host on one job becomes that job's `infra-error` verdict (not a reward: callers
  * should drop or retry those samples); a sandbox that cannot run at all fails the call up front.
- * While a candidate of a task finishes, the sandbox for the task's next queued candidate is started
- * (Verifier.verify's `readyNext`), so every candidate but the first of a task skips the sandbox set-up.
+ * While a candidate of a task tests, the sandbox for the task's next queued candidate is started on a
+ * spare CPU (Verifier.verify's `readyNext`), so later candidates of a task can skip the sandbox set-up.
  * No sandbox of the call is alive when it returns.
  */
 export interface VerifyRolloutsOptions {
@@ -87,8 +87,8 @@ export async function verifyRollouts(
     const runJob = async (members: number[]) => {
       waiting.delete(members);
       const first = rollouts[members[0]!]!;
-      // Another candidate of this task is still queued when this one's run ends: have its sandbox
-      // started while this one is graded.
+      // Another candidate of this task is still queued when this one's input is delivered: have its
+      // sandbox started while this one tests.
       const readyNext = () => [...waiting].some((later) => rollouts[later[0]!]!.taskId === first.taskId);
       const outcome = await verifyOne(verifier, options.tasks.get(first.taskId)!, first.patch, readyNext);
       for (const i of members) verdicts[i] = toVerdict(rollouts[i]!, outcome);

@@ -111,9 +111,9 @@ export class WorkspaceFactory {
         return made("overlay", async (owner) => {
           if (attached) throw new SandboxError("workspace attached twice", false);
           attached = true;
-          const self = owner === undefined || owner === process.getuid?.();
+          const self = ownedAlready(owner);
           // The snapshot seen as owned by the run uid (an idmapped mount), so that nothing needs a chown.
-          const view = self ? undefined : await this.lowers?.view(snapshot.dir, owner);
+          const view = self ? undefined : await this.lowers?.view(snapshot.dir, owner!);
           if (view !== undefined) {
             // Before the mount: overlayfs takes the merged root's owner from the upper directory then.
             await chown(upper, owner!, owner!);
@@ -133,7 +133,7 @@ export class WorkspaceFactory {
         });
       }
       await cp(snapshot.dir, paths.dir, { recursive: true, verbatimSymlinks: true });
-      return made("copy", async (owner) => owner === undefined || owner === process.getuid?.());
+      return made("copy", async (owner) => ownedAlready(owner));
     } catch (e) {
       await close();
       throw e;
@@ -181,4 +181,9 @@ export class WorkspaceFactory {
       `overlayfs workspaces unavailable (${error?.message ?? "unknown"}); copying the repository for every candidate`,
     );
   }
+}
+
+/** No hand-over needed: no owner asked for, or the owner is whoever runs gagar (and made the files). */
+function ownedAlready(owner: number | undefined): boolean {
+  return owner === undefined || owner === process.getuid?.();
 }

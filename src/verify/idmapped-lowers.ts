@@ -1,21 +1,15 @@
-import { execFile } from "node:child_process";
 import { mkdir, mkdtemp, rm, rmdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { promisify } from "node:util";
-import { findTool } from "../sandbox/host-tools.ts";
-import { rememberMount, unmount } from "./mounts.ts";
+import { byService, rememberMount, unmount } from "./mounts.ts";
 import { claimSession, SESSION_PREFIX } from "./stale-sessions.ts";
 
-const run = promisify(execFile);
-const HELPER = fileURLToPath(new URL("./idmap-mount.py", import.meta.url));
 /** Snapshots (tasks) whose views are kept mounted. */
 const MAX_SNAPSHOTS = 8;
 
 /**
  * Read-only views of task snapshots in which the sandbox's run uid owns every file (idmapped mounts,
- * made by idmap-mount.py), one per snapshot and uid, made on first use and kept for the session.
+ * made by the mount service, mount-service.py), one per snapshot and uid, made on first use and kept for the session.
  *
  * Why: the run uid must own the workspace. A `chown -R` of the overlay copies every file's metadata up,
  * ~200 ms for 10,000 files here, on every candidate; with the lower layer idmapped, only the (empty)
@@ -69,11 +63,10 @@ export class IdmappedLowers {
   }
 
   private async mount(source: string, target: string, uid: number): Promise<string | undefined> {
-    const python = findTool("python3");
     try {
-      if (!python) throw new Error("python3 not found");
       await mkdir(target, { mode: 0o755 });
-      await run(python, ["-I", "-S", HELPER, source, target, String(uid)], { env: {} });
+      if (!(await byService({ op: "idmap", source, target, uid })))
+        throw new Error("the mount service (python3) is not available");
       rememberMount(target);
       this.works = true;
       return target;
@@ -82,7 +75,7 @@ export class IdmappedLowers {
       // this attempt stays behind.
       this.views.delete(target);
       await rmdir(target).catch(() => {});
-      this.disable(String((e as { stderr?: string }).stderr || (e as Error).message).trim());
+      this.disable((e as Error).message);
       return undefined;
     }
   }

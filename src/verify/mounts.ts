@@ -1,12 +1,14 @@
 import { execFile, execFileSync } from "node:child_process";
 import { promisify } from "node:util";
 import { SandboxError } from "../errors.ts";
+import { type MountRequest, MountServiceGone, mountService } from "./mount-service.ts";
 
 /**
- * The few mounts the verifier makes itself (per-candidate tmpfs and overlay, see workspace.ts), via
- * util-linux `mount`/`umount`, one process per step because every spawn costs milliseconds per
- * candidate. Every live mount is remembered so that a crash or Ctrl-C still detaches it (lazily) on
- * the way out instead of leaving it in the host's mount table.
+ * The few mounts the verifier makes itself (per-candidate tmpfs and overlay, see workspace.ts): by the
+ * session's mount service (mount-service.ts, system calls from one long-lived helper), or, where that
+ * cannot run, by util-linux `mount`/`umount`, one process per step. Every live mount is remembered so
+ * that a crash or Ctrl-C still detaches it (lazily) on the way out instead of leaving it in the host's
+ * mount table.
  */
 
 const run = promisify(execFile);
@@ -30,12 +32,13 @@ export function rememberMount(...targets: string[]): void {
   });
 }
 
-function tmpfsOptions(sizeBytes: number, inodes: number): string {
-  return `size=${sizeBytes},nr_inodes=${inodes},mode=0700,nosuid,nodev`;
-}
-
 export async function mountTmpfs(target: string, sizeBytes: number, inodes: number): Promise<void> {
-  await mount(["mount", "-t", "tmpfs", "-o", tmpfsOptions(sizeBytes, inodes), "gagar-ws", target], [target]);
+  const options = `size=${sizeBytes},nr_inodes=${inodes},mode=0700,nosuid,nodev`;
+  await mount(
+    { op: "tmpfs", target, size: sizeBytes, inodes },
+    ["mount", "-t", "tmpfs", "-o", options, "gagar-ws", target],
+    [target],
+  );
 }
 
 /**
@@ -56,12 +59,27 @@ export async function mountOverlay(
       throw new SandboxError(`overlay path ${path} contains ',', ':', '\\' or space`, false);
   }
   const options = `lowerdir=${lower},upperdir=${upper},workdir=${work},metacopy=on,nosuid,nodev`;
-  await mount(["mount", "-t", "overlay", "-o", options, "gagar-ovl", target], [target]);
+  await mount(
+    { op: "overlay", target, lower, upper, work },
+    ["mount", "-t", "overlay", "-o", options, "gagar-ovl", target],
+    [target],
+  );
 }
 
-async function mount(argv: string[], targets: string[]): Promise<void> {
+/** Asks the mount service; false when it is not available (the caller uses util-linux instead). */
+export async function byService(req: MountRequest): Promise<boolean> {
   try {
-    await run(argv[0]!, argv.slice(1), { env: TOOL_ENV });
+    await mountService().request(req);
+    return true;
+  } catch (e) {
+    if (e instanceof MountServiceGone) return false;
+    throw e;
+  }
+}
+
+async function mount(req: MountRequest, argv: string[], targets: string[]): Promise<void> {
+  try {
+    if (!(await byService(req))) await run(argv[0]!, argv.slice(1), { env: TOOL_ENV });
   } catch (e) {
     const stderr = String((e as { stderr?: string }).stderr ?? (e as Error).message).trim();
     throw new SandboxError(`mounting ${targets.at(-1)} failed: ${stderr}`, false);
@@ -72,6 +90,10 @@ async function mount(argv: string[], targets: string[]): Promise<void> {
 /** Unmounts `targets` in order (innermost first), falling back to a lazy detach for busy ones. */
 export async function unmount(...targets: string[]): Promise<void> {
   if (targets.length === 0) return;
+  if (await byService({ op: "umount", targets })) {
+    for (const t of targets) live.delete(t);
+    return;
+  }
   try {
     await run("umount", targets, { env: TOOL_ENV });
   } catch {

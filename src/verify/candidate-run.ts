@@ -1,5 +1,5 @@
 import { writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import type { Mount, RunResult, SandboxBackend } from "../sandbox/types.ts";
 import { encodeRunnerPlan, encodeRunnerRequest, type RunnerRequest } from "./runner-plan.ts";
 import type { Snapshot } from "./snapshot.ts";
@@ -32,7 +32,7 @@ export interface CandidateRun {
 export interface CandidateRunDeps {
   sandbox: SandboxBackend;
   factory: WorkspaceFactory;
-  /** Host path of sandbox-runner.py. */
+  /** Host path of sandbox-runner.py, or of its bytecode (a .pyc file, which python3 runs as well). */
   runnerSource: string;
   /** An empty host directory (bound read-only as __pycache__). */
   emptyDir: string;
@@ -40,7 +40,7 @@ export interface CandidateRunDeps {
   setupMarginMs: number;
 }
 
-const RUNNER = "/gagar/runner.py";
+const RUNNER_DIR = "/gagar";
 /** The first thing the runner prints (sandbox-runner.py), before it blocks on stdin. */
 const READY_LINE = "gagar-runner: waiting for the candidate\n";
 const PLAN = "/gagar/plan";
@@ -121,7 +121,7 @@ export async function startCandidateRun(
 
 function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan, workspace: Workspace) {
   const readOnly: Mount[] = [
-    { source: deps.runnerSource, target: RUNNER },
+    { source: deps.runnerSource, target: runnerTarget(deps) },
     { source: join(workspace.roDir, "plan"), target: PLAN },
   ];
   readOnly.push(...(task?.restore ?? []));
@@ -146,7 +146,7 @@ function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan,
   writeFileSync(join(workspace.roDir, "plan"), runnerPlan, { mode: 0o644 });
   const timeoutSec = task?.pack.spec.timeoutSec ?? DEFAULT_TIMEOUT_SEC;
   return {
-    argv: ["/usr/bin/python3", "-I", "-S", "-B", RUNNER, PLAN, "/workspace", "/out"],
+    argv: ["/usr/bin/python3", "-I", "-S", "-B", runnerTarget(deps), PLAN, "/workspace", "/out"],
     workspace: workspace.dir,
     outputDir: workspace.outDir,
     readOnly,
@@ -158,6 +158,10 @@ function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan,
     env: { PYTHONPYCACHEPREFIX: "" },
     timeoutMs: timeoutSec * 1000 + deps.setupMarginMs,
   };
+}
+
+function runnerTarget(deps: CandidateRunDeps): string {
+  return `${RUNNER_DIR}/${basename(deps.runnerSource)}`;
 }
 
 /** `/workspace/<dir>` of every read-only Python file laid over the workspace (tests, conftest, canaries). */

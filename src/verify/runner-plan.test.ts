@@ -13,7 +13,7 @@ runner = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(runner)
 data = sys.stdin.buffer.read().decode("utf-8")
 ${code}`;
-  return execFileSync("python3", ["-I", "-c", script], { input, encoding: "utf8" });
+  return execFileSync("python3", ["-I", "-B", "-c", script], { input, encoding: "utf8" });
 }
 
 const plan: RunnerPlan = {
@@ -88,5 +88,13 @@ describe("runner status encoder", () => {
     };
     const out = python("print(runner.to_json(json.loads(data)))", JSON.stringify(value));
     expect(JSON.parse(out)).toEqual(value);
+  });
+});
+
+describe("runner process hardening", () => {
+  it("makes itself non-dumpable through libc's prctl without the ctypes package", () => {
+    // set_nondumpable returns what PR_GET_DUMPABLE says after the call (-1 if prctl could not be called).
+    const out = python("print(runner.set_nondumpable(), 'ctypes' in sys.modules)", "");
+    expect(out.trim()).toBe("0 False");
   });
 });

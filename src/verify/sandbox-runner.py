@@ -25,16 +25,17 @@ stdin means the sandbox was not needed, and the runner exits without doing anyth
 It also applies the patch with `git apply` before any candidate code exists in the sandbox, and removes
 bytecode from the directories the patch wrote. Standard library only; runs with python3 -I -S -B.
 
-Startup is paid once per candidate, so the runner imports only builtin modules plus ctypes (for prctl):
-json, shutil and threading cost ~20 ms of imports here (python3 -X importtime). Hence the plan is a
+Startup is paid once per candidate, so the runner imports only builtin modules: json, shutil and
+threading cost ~20 ms of imports here (python3 -X importtime), and ctypes and signal another ~10 ms (for
+prctl it uses _ctypes directly, for signal handlers _signal, which skips signal's enum). Hence the plan is a
 NUL-separated token list (runner-plan.ts writes it), status.json comes from a small encoder, and the
 report pipe and the child's exit are watched with poll() on a pidfd instead of a reader thread.
 """
 
-import ctypes
+import _ctypes
+import _signal as signal
 import os
 import select
-import signal
 import sys
 import time
 
@@ -112,11 +113,32 @@ def parse_plan(text):
 def set_nondumpable():
     """Returns the dumpable flag after the attempt (0 is what we want)."""
     try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
-        return libc.prctl(3, 0, 0, 0, 0)  # PR_GET_DUMPABLE
+        prctl = libc_function("prctl")
+        prctl(PR_SET_DUMPABLE, 0, 0, 0, 0)
+        return prctl(3, 0, 0, 0, 0)  # PR_GET_DUMPABLE
     except Exception:
         return -1
+
+
+class CInt(_ctypes._SimpleCData):
+    _type_ = "i"
+
+
+class CLong(_ctypes._SimpleCData):
+    _type_ = "l"
+
+
+class CFunction(_ctypes.CFuncPtr):
+    _flags_ = _ctypes.FUNCFLAG_CDECL | _ctypes.FUNCFLAG_USE_ERRNO
+    _restype_ = CInt
+
+
+def libc_function(name):
+    """A C function of the process (libc) taking up to five long arguments and returning an int: what
+    ctypes.CDLL(None).<name> gives, without importing the ctypes package."""
+    function = CFunction(_ctypes.dlsym(_ctypes.dlopen(None), name))
+    function.argtypes = (CLong,) * 5
+    return function
 
 
 def read_request():

@@ -1,11 +1,8 @@
-import { join } from "node:path";
 import { SandboxError } from "../errors.ts";
 import { outcomeFromBwrapStatus } from "./bwrap-status.ts";
-import type { HostBind } from "./curated-etc.ts";
-import { SANDBOX_HOSTNAME, writeCuratedEtc } from "./curated-etc.ts";
+import { CuratedEtcCache, type HostBind, SANDBOX_HOSTNAME } from "./curated-etc.ts";
 import { hostPrerequisites, trialRun } from "./host-checks.ts";
 import { findTools, versionOf } from "./host-tools.ts";
-import { prlimitArgs } from "./limits.ts";
 import { toRunResult } from "./outcome.ts";
 import { hostRootLayout, type RootEntry } from "./root-layout.ts";
 import { type CheckedSpec, checkSpec, OUT, WORKSPACE } from "./run-spec.ts";
@@ -23,7 +20,7 @@ export interface BwrapOptions {
   runDirBase?: string;
 }
 
-const TOOLS = ["bwrap", "unshare", "setpriv", "prlimit", "choom", "mount", "chown", "bash"] as const;
+const TOOLS = ["bwrap", "unshare", "setpriv", "mount", "chown", "bash"] as const;
 
 /**
  * The recommended backend (research/security.md §4.2): each run gets its own unprivileged host uid and
@@ -31,8 +28,8 @@ const TOOLS = ["bwrap", "unshare", "setpriv", "prlimit", "choom", "mount", "chow
  * curated /etc, never the host's `/`), a private size-capped /tmp, rlimits and oom_score_adj=1000.
  *
  * The chain (see `reaperArgs` for its head):
- *   setpriv --pdeathsig → choom -n 1000 → unshare (root: private pid and mount namespaces, waits and reaps)
- *   → bash (chown the workspace, mount -a the staged bind sources) → prlimit
+ *   setpriv --pdeathsig → unshare (root: private pid and mount namespaces, waits and reaps)
+ *   → bash (chown the workspace if needed, mount -a the staged bind sources, rlimits, oom_score_adj)
  *   → setpriv (run uid, no caps, no new privs) → bwrap (pid 1 of the staging pid namespace) → program.
  * It starts with an empty environment, because bwrap is pid 1 of the sandbox and its own
  * /proc/1/environ is readable from inside.
@@ -43,6 +40,7 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
   const seccompFilter = filterArch ? buildSeccompFilter(filterArch) : undefined;
   const runDirBase = options.runDirBase ?? "/tmp";
   let layout: RootEntry[] | undefined;
+  const etc = new CuratedEtcCache(runDirBase);
 
   const backend: SandboxBackend = {
     name: "bwrap",
@@ -80,14 +78,11 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
         checked,
         { pool, chown: paths.chown, mount: paths.mount, runDirBase, seccompFilter },
         async (staged) => {
-          const etcBinds = await writeCuratedEtc(join(staged.runDir, "etc"), staged.uid);
+          const curated = await etc.get(staged.uid);
           const args = [
             ...reaperArgs(paths),
             paths.bash,
             ...staged.stageArgs,
-            paths.prlimit,
-            ...prlimitArgs(checked.limits),
-            "--",
             paths.setpriv,
             `--reuid=${staged.uid}`,
             `--regid=${staged.uid}`,
@@ -97,7 +92,7 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
             "--no-new-privs",
             "--",
             paths.bwrap,
-            ...bwrapArgs(checked, staged, etcBinds, rootLayout, seccompFilter !== undefined),
+            ...bwrapArgs(checked, staged, curated, rootLayout, seccompFilter !== undefined),
             "--",
             ...checked.argv,
           ];
@@ -126,7 +121,7 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
 export function bwrapArgs(
   spec: CheckedSpec,
   staged: Staged,
-  etcBinds: HostBind[],
+  etc: { dir: string; binds: HostBind[] },
   layout: RootEntry[],
   seccomp = false,
 ): string[] {
@@ -150,8 +145,8 @@ export function bwrapArgs(
     if (entry.kind === "symlink") args.push("--symlink", entry.target, `/${entry.name}`);
     else args.push("--ro-bind", `/${entry.name}`, `/${entry.name}`);
   }
-  args.push("--ro-bind", join(staged.runDir, "etc"), "/etc");
-  for (const bind of etcBinds) args.push("--ro-bind", bind.source, bind.target);
+  args.push("--ro-bind", etc.dir, "/etc");
+  for (const bind of etc.binds) args.push("--ro-bind", bind.source, bind.target);
   args.push("--size", String(spec.limits.tmpBytes), "--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev");
   args.push("--bind", staged.workspace, WORKSPACE);
   if (staged.outputDir) args.push("--bind", staged.outputDir, OUT);

@@ -406,6 +406,32 @@ export function sandboxContract(target: ContractTarget): void {
       });
     });
 
+    it("sets every requested rlimit, soft and hard, so the program cannot raise it", {
+      timeout: 15_000,
+    }, async () => {
+      await withDirs(async ({ ws }) => {
+        const limits = {
+          processes: 97,
+          memoryBytes: 3 * 2 ** 30,
+          fileSizeBytes: 5 * 2 ** 20,
+          openFiles: 333,
+          cpuSeconds: 41,
+        };
+        const result = await sh("cat /proc/self/limits", ws, { limits });
+        expect(result.exitCode).toBe(0);
+        const row = (name: string) => {
+          const line = result.stdout.split("\n").find((l) => l.startsWith(name));
+          return line?.slice(name.length).trim().split(/\s+/).slice(0, 2);
+        };
+        expect(row("Max processes")).toEqual(["97", "97"]);
+        expect(row("Max address space")).toEqual([String(3 * 2 ** 30), String(3 * 2 ** 30)]);
+        expect(row("Max file size")).toEqual([String(5 * 2 ** 20), String(5 * 2 ** 20)]);
+        expect(row("Max open files")).toEqual(["333", "333"]);
+        expect(row("Max cpu time")).toEqual(["41", "41"]);
+        expect(row("Max core file size")).toEqual(["0", "0"]);
+      });
+    });
+
     sandboxOnly("caps the private /tmp (B6)", { timeout: 15_000 }, async () => {
       await withDirs(async ({ ws }) => {
         const result = await sh("head -c 16777216 /dev/zero > /tmp/fill", ws, {

@@ -1,5 +1,7 @@
+import { rmSync } from "node:fs";
 import { copyFile, lstat, mkdir, readlink, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { makeRunDir } from "./run-dir.ts";
 
 /** A host path bound read-only at the same place in the sandbox, over a placeholder in the curated /etc. */
 export interface HostBind {
@@ -63,4 +65,44 @@ export async function writeCuratedEtc(dir: string, uid: number, hostEtc = "/etc"
     binds.push({ source: join(hostEtc, name), target: `/etc/${name}` });
   }
   return binds;
+}
+
+/** Curated /etc directories to remove when this process exits (a killed one is swept by run-dir.ts). */
+const cached = new Set<string>();
+let hooked = false;
+
+/**
+ * One curated /etc per run uid, written on first use and shared by that uid's runs (bound read-only),
+ * instead of one per run: writing it costs ~5 ms per candidate here. It lives in a run directory of its
+ * own (root-owned, 0711, named after this process) until the process exits. Changes to the host's /etc
+ * during a session are not picked up.
+ */
+export class CuratedEtcCache {
+  private readonly byUid = new Map<number, Promise<{ dir: string; binds: HostBind[] }>>();
+
+  constructor(private readonly base: string) {}
+
+  get(uid: number): Promise<{ dir: string; binds: HostBind[] }> {
+    let entry = this.byUid.get(uid);
+    if (!entry) {
+      entry = (async () => {
+        const runDir = await makeRunDir(this.base);
+        remember(runDir);
+        const dir = join(runDir, "etc");
+        return { dir, binds: await writeCuratedEtc(dir, uid) };
+      })();
+      entry.catch(() => this.byUid.delete(uid));
+      this.byUid.set(uid, entry);
+    }
+    return entry;
+  }
+}
+
+function remember(dir: string): void {
+  cached.add(dir);
+  if (hooked) return;
+  hooked = true;
+  process.once("exit", () => {
+    for (const d of cached) rmSync(d, { recursive: true, force: true });
+  });
 }

@@ -60,6 +60,22 @@ export function prlimitArgs(limits: Required<ResourceLimits>): string[] {
   ];
 }
 
+/**
+ * The same limits as arguments of bash's `ulimit` builtin, which the staging script (staged-run.ts) runs
+ * instead of a prlimit process: -u processes, -v address space and -f file size in KiB (rounded down),
+ * -n open files, -t CPU seconds. Without -H or -S, ulimit sets the soft and the hard limit.
+ */
+export function ulimitValues(limits: Required<ResourceLimits>): string[] {
+  const kib = (bytes: number) => String(Math.max(1, Math.floor(bytes / 1024)));
+  return [
+    String(limits.processes),
+    kib(limits.memoryBytes),
+    kib(limits.fileSizeBytes),
+    String(limits.openFiles),
+    String(limits.cpuSeconds),
+  ];
+}
+
 /** The output cap of a spec, checked. */
 export function resolveOutputCap(spec: RunSpec): number {
   const cap = spec.outputCapBytes ?? defaultOutputCapBytes;

@@ -52,6 +52,12 @@ describe("withStagedRun", () => {
           "/usr/bin/mount",
           staged.fstab,
           "",
+          // ulimit -u, -v (KiB), -f (KiB), -n, -t: the default limits (limits.ts)
+          "256",
+          String((4 * 2 ** 30) / 1024),
+          String((256 * 2 ** 20) / 1024),
+          "4096",
+          "600",
         ]);
         expect(existsSync(join(ws, "tests/test_h.py"))).toBe(true);
         return staged.uid;
@@ -73,13 +79,9 @@ describe("stageScript and reaperArgs", () => {
   });
 
   it("reap inside a private pid and mount namespace that dies with the verifier", () => {
-    expect(reaperArgs({ unshare: "/usr/bin/unshare", choom: "/usr/bin/choom" }, ["--net"])).toEqual([
+    expect(reaperArgs({ unshare: "/usr/bin/unshare" }, ["--net"])).toEqual([
       "--pdeathsig",
       "KILL",
-      "--",
-      "/usr/bin/choom",
-      "-n",
-      "1000",
       "--",
       "/usr/bin/unshare",
       "--fork",

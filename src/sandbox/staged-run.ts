@@ -1,6 +1,7 @@
 import { mkdir, open, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { bindEntry, type FstabEntry, formatFstab } from "./fstab.ts";
+import { ulimitValues } from "./limits.ts";
 import { prepareMountPoints } from "./mount-points.ts";
 import { makeRunDir, removeRunDir } from "./run-dir.ts";
 import type { CheckedSpec } from "./run-spec.ts";
@@ -19,13 +20,17 @@ export const CLOSE_INHERITED_FDS =
 /**
  * The staging script: runs (in bash) as root at the head of a namespace backend's chain, in the private
  * mount namespace that `unshare` just made, and then execs the rest of the chain. Arguments:
- * `chown owner count path… mount fstab seccomp chain…`. It
+ * `chown owner count path… mount fstab seccomp nproc as-KiB fsize-KiB nofile cpu-s chain…`. It
  * 1. gives the workspace and output directory to the run's uid. GNU `chown -R` never follows symlinks
  *    (-P, its default with -R; -h changes the links themselves): the tree may hold links a candidate
  *    planted in an earlier run (`evil -> /etc/shadow`);
  * 2. performs the mount table (one `mount -a -T`, not one process per mount);
  * 3. runs the backend's extra root-side `steps` (fixed text built from checked system paths only);
- * 4. closes inherited descriptors, opens the seccomp filter file (when not "") on fd 4 for bwrap's
+ * 4. sets the run's rlimits (limits.ts, `ulimitValues`) and oom_score_adj=1000 with builtins: a prlimit
+ *    and a choom process cost ~4 ms each per run here. The host's /proc is still mounted, and its
+ *    /proc/self is this shell's host pid (a choom inside the pid namespace would write pid 1's entry);
+ *    every process of the run inherits both;
+ * 5. closes inherited descriptors, opens the seccomp filter file (when not "") on fd 4 for bwrap's
  *    `--seccomp 4`, and execs the chain with an empty environment (`exec -c`: a shell exports PWD and
  *    friends, and bwrap's /proc/1/environ is readable inside the sandbox).
  * Paths arrive as arguments, never inside the script text. Exit 125 means the staging itself failed.
@@ -39,6 +44,8 @@ export function stageScript(steps: string[] = []): string {
     '"$1" -a -T "$2" || exit 125',
     ...steps.map((step) => `${step} || exit 125`),
     "seccomp=$3; shift 3",
+    'ulimit -u "$1" -v "$2" -f "$3" -n "$4" -c 0 -t "$5" || exit 125; shift 5',
+    "echo 1000 > /proc/self/oom_score_adj || exit 125",
     CLOSE_INHERITED_FDS,
     'if [ -n "$seccomp" ]; then exec 4<"$seccomp" || exit 125; fi',
     'exec -c "$@"',
@@ -56,16 +63,10 @@ export function stageScript(steps: string[] = []): string {
  *   host's init, which reaps it ~2 s late here, holding the run's uid (and its RLIMIT_NPROC count).
  *   Inside, the kernel reaps it the moment the namespace's init exits.
  */
-export function reaperArgs(paths: { unshare: string; choom: string }, namespaces: string[] = []): string[] {
+export function reaperArgs(paths: { unshare: string }, namespaces: string[] = []): string[] {
   return [
     "--pdeathsig",
     "KILL",
-    "--",
-    // choom before the pid namespace: inside it, choom would write its namespace pid's entry of the
-    // host's /proc — another host process's oom_score_adj (pid 1's, measured). Children inherit it.
-    paths.choom,
-    "-n",
-    "1000",
     "--",
     paths.unshare,
     "--fork",
@@ -160,6 +161,7 @@ export async function withStagedRun<T>(
       options.mount,
       fstab,
       seccomp,
+      ...ulimitValues(spec.limits),
     ];
     return await body({ ...partial, fstab, replacedPaths, stageArgs });
   } finally {

@@ -5,7 +5,6 @@ import { SANDBOX_HOSTNAME, writeCuratedEtc } from "./curated-etc.ts";
 import { bindEntry, type FstabEntry } from "./fstab.ts";
 import { hostPrerequisites, trialRun } from "./host-checks.ts";
 import { findTool, findTools } from "./host-tools.ts";
-import { prlimitArgs } from "./limits.ts";
 import { toRunResult } from "./outcome.ts";
 import { hostRootLayout, type RootEntry } from "./root-layout.ts";
 import { type CheckedSpec, checkSpec, isWithin, OUT, WORKSPACE } from "./run-spec.ts";
@@ -23,18 +22,7 @@ export interface UnshareOptions {
   runDirBase?: string;
 }
 
-const TOOLS = [
-  "unshare",
-  "setpriv",
-  "prlimit",
-  "choom",
-  "mount",
-  "chown",
-  "chroot",
-  "env",
-  "sh",
-  "bash",
-] as const;
+const TOOLS = ["unshare", "setpriv", "mount", "chown", "chroot", "env", "sh", "bash"] as const;
 const DEVICES = ["null", "zero", "full", "random", "urandom"];
 
 const WEAKNESSES = [
@@ -47,7 +35,7 @@ const WEAKNESSES = [
  * Fallback for hosts without bubblewrap, built from util-linux alone and as close to the bwrap recipe
  * as root allows: `unshare` gives new pid, mount, network, IPC and UTS namespaces; host root (inside
  * them) assembles a minimal read-only root from /usr, a curated /etc, a private size-capped /tmp, a new
- * /proc and a minimal /dev; then prlimit, chroot, and setpriv to the run's own uid
+ * /proc and a minimal /dev, and sets the rlimits; then chroot, and setpriv to the run's own uid
  * with no capabilities, no bounding set and no new privileges. The network namespace holds only `lo`.
  */
 export function createUnshareBackend(options: UnshareOptions = {}): SandboxBackend {
@@ -88,9 +76,6 @@ export function createUnshareBackend(options: UnshareOptions = {}): SandboxBacke
             ...reaperArgs(paths, ["--net", "--ipc", "--uts"]),
             paths.bash,
             ...staged.stageArgs,
-            paths.prlimit,
-            ...prlimitArgs(checked.limits),
-            "--",
             paths.chroot,
             root,
             paths.setpriv,

@@ -44,8 +44,9 @@ import {
  * That run can be started before its candidate is known (candidate-run.ts): the runner waits on stdin
  * for the token and the patch. With `readyNext`, the task's next run starts while this candidate
  * tests, on a spare CPU, so the next candidate of the task can find its sandbox up instead of waiting
- * ~100–150 ms for it (on this 2-vCPU VM the overlap slowed the running tests by about as much; see
- * bench/verify.bench.ts). At most `readyRuns` wait at a time; `dropReadyRuns` and `close` end them.
+ * ~60–80 ms for it. On this 2-vCPU VM the overlap slows the running tests by about as much (exec-heavy
+ * work on one vCPU slows a CPU-bound process on the other); bench/verify.bench.ts measures a group
+ * both ways. At most `readyRuns` wait at a time; `dropReadyRuns` and `close` end them.
  *
  * Only faults of the verifier or the host become `infra-error` (SandboxError from the backend after
  * retries, failed mounts); everything the candidate can cause scores 0 with its own reason.
@@ -187,7 +188,7 @@ export class Verifier {
       try {
         const running = run.go(request).finally(() => this.busy--);
         // While this candidate tests, on a spare CPU (see readyNext): back-to-back candidates of a
-        // task then find their sandbox up instead of waiting ~100–150 ms for it.
+        // task then find their sandbox up instead of waiting ~60–80 ms for it.
         if (typeof call.readyNext === "function" ? call.readyNext() : call.readyNext) this.readyNext(task);
         const result = await running;
         const graded = grade({

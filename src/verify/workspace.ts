@@ -10,8 +10,8 @@ import type { Snapshot } from "./snapshot.ts";
  *
  * Choice (measured on this VM for a 10,000-file, 40 MB repository; bench/verify.bench.ts):
  * - **overlay** (default, needs root): a size- and inode-limited tmpfs per candidate holds an overlayfs
- *   upper layer over the shared, read-only snapshot. Mounting costs ~10–15 ms whatever the repository
- *   size; what the candidate writes is copied up into its own tmpfs, so the snapshot is never written,
+ *   upper layer over the shared, read-only snapshot. Mounting costs ~1–2 ms (system calls from the
+ *   mount service, mounts.ts; ~25 ms as util-linux processes) whatever the repository size; what the candidate writes is copied up into its own tmpfs, so the snapshot is never written,
  *   and unmounting frees everything at once (no tree walk). Disk-fill attacks hit the tmpfs size
  *   (B6). Hard links were rejected: the sandbox chowns the workspace to its run uid, which would chown
  *   the shared inodes and make the pristine store writable. Reflinks need btrfs/xfs (this host is ext4).

@@ -146,44 +146,65 @@ async function overhead(sandbox: SandboxBackend, root: string): Promise<void> {
 }
 
 /**
- * What `gagar verify` does with a group: one session verifies 8 distinct candidates of one task
- * (jobs 1; the first sandbox starts on demand, the rest ahead), against 8 bare runs of the same suite.
- * With `ahead` false, no sandbox is started ahead (readyCpuBudget 0): every candidate starts its own.
+ * What `gagar verify` does with a group: one session verifies 8 distinct candidates of one task with
+ * jobs 1, against 8 bare runs of the same suite; once with the next sandbox started ahead while a
+ * candidate tests (the default), once with every sandbox started on demand (readyCpuBudget 0). Each rep
+ * sandwiches both between two bare blocks, in alternating order, so that a drift of the shared machine
+ * during the rep shifts both ratios alike and cancels over reps.
  */
-async function groupOverhead(sandbox: SandboxBackend, root: string, ahead: boolean): Promise<void> {
+async function groupOverhead(sandbox: SandboxBackend, root: string): Promise<void> {
   const pack = loadTaskPack(join(root, "spin"));
   const tasks = new Map([[pack.spec.id, pack]]);
   const bare = bareRun(pack, root);
   const size = 8;
-  const verifier = new Verifier({ sandbox, ...(ahead ? {} : { readyCpuBudget: 0 }) });
+  const verifiers = {
+    ahead: new Verifier({ sandbox }),
+    onDemand: new Verifier({ sandbox, readyCpuBudget: 0 }),
+  };
   try {
-    await verifier.selfTest();
-    await verifier.task(pack);
-    const ratios: number[] = [];
-    for (let rep = 0; rep < 3; rep++) {
-      await verifier.idle();
-      let t0 = performance.now();
+    for (const v of Object.values(verifiers)) {
+      await v.selfTest();
+      await v.task(pack);
+    }
+    const bareBlock = async () => {
+      const t0 = performance.now();
       for (let i = 0; i < size; i++) await bare();
-      const bareMs = performance.now() - t0;
+      return performance.now() - t0;
+    };
+    const verifyBlock = async (verifier: Verifier, tag: string) => {
+      await verifier.idle();
       // Distinct patches (a comment differs), so that deduplication does not collapse them.
       const rollouts = Array.from({ length: size }, (_, i) => ({
-        id: `g${rep}-${i}`,
+        id: `${tag}-${i}`,
         taskId: pack.spec.id,
-        patch: pack.referencePatch!.replace("+    return True\n", `+    return True  # g${rep}-${i}\n`),
+        patch: pack.referencePatch!.replace("+    return True\n", `+    return True  # ${tag}-${i}\n`),
       }));
-      t0 = performance.now();
+      const t0 = performance.now();
       const verdicts = await verifyRollouts(rollouts, { tasks, verifier, jobs: 1 });
-      const verifyMs = performance.now() - t0;
+      const ms = performance.now() - t0;
       if (verdicts.some((v) => !v.passed)) throw new Error("a group candidate failed");
-      ratios.push(verifyMs / bareMs);
+      return ms;
+    };
+    const ratios = { ahead: [] as number[], onDemand: [] as number[] };
+    for (let rep = 0; rep < 4; rep++) {
+      const order = rep % 2 === 0 ? (["ahead", "onDemand"] as const) : (["onDemand", "ahead"] as const);
+      const before = await bareBlock();
+      const ms: Record<string, number> = {};
+      for (const key of order) ms[key] = await verifyBlock(verifiers[key], `${key}${rep}`);
+      const bareMs = (before + (await bareBlock())) / 2;
+      ratios.ahead.push(ms.ahead! / bareMs);
+      ratios.onDemand.push(ms.onDemand! / bareMs);
     }
-    const how = ahead ? "next sandbox started ahead" : "every sandbox started on demand";
     report(
-      `group of ${size} (${how}): sandbox overhead ratio per candidate, median of 3 [goal <= 1.15]`,
-      median(ratios).toFixed(2),
+      `group of ${size}, next sandbox started ahead: overhead ratio per candidate, median of 4 [goal <= 1.15]`,
+      median(ratios.ahead).toFixed(2),
+    );
+    report(
+      `group of ${size}, every sandbox started on demand: overhead ratio per candidate, median of 4 [goal <= 1.15]`,
+      median(ratios.onDemand).toFixed(2),
     );
   } finally {
-    await verifier.close();
+    for (const v of Object.values(verifiers)) await v.close();
   }
 }
 
@@ -263,8 +284,7 @@ export async function run(): Promise<void> {
     const sandbox = await selectBackend("auto");
     report("sandbox backend", sandbox.name);
     await overhead(sandbox, root);
-    await groupOverhead(sandbox, root, true);
-    await groupOverhead(sandbox, root, false);
+    await groupOverhead(sandbox, root);
     await workspacePrep(root);
     await throughput(sandbox, root);
   } finally {

@@ -55,12 +55,13 @@ export function isWithin(path: string, root: string): boolean {
   return path === root || path.startsWith(`${root}/`);
 }
 
+/** How long a run started ahead waits for its stdin by default (RunSpec.stdinWaitMs). */
+export const DEFAULT_STDIN_WAIT_MS = 10 * 60_000;
+
 /**
  * Validates a spec before anything runs. Everything here is the caller's fault (a bug in the verifier
  * or a bad config), never the candidate's, so failures are ConfigErrors.
  */
-const DEFAULT_STDIN_WAIT_MS = 10 * 60_000;
-
 export async function checkSpec(spec: RunSpec): Promise<CheckedSpec> {
   if (!Array.isArray(spec.argv) || spec.argv.length === 0)
     throw new ConfigError("RunSpec.argv must not be empty");

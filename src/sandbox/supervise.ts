@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import type { Readable } from "node:stream";
 import { SandboxError } from "../errors.ts";
 import { childrenOf, killQuietly, sleep } from "./processes.ts";
+import { DEFAULT_STDIN_WAIT_MS } from "./run-spec.ts";
 import type { RunResult } from "./types.ts";
 
 export interface SuperviseOptions {
@@ -119,7 +120,7 @@ export function supervise(options: SuperviseOptions): Promise<Supervised> {
       timer = setTimeout(() => {
         undelivered = true;
         kill();
-      }, options.stdinWaitMs ?? 600_000);
+      }, options.stdinWaitMs ?? DEFAULT_STDIN_WAIT_MS);
       options.stdin.then(
         (input) => {
           // Too late: the chain is gone or being killed (its wait ran out). Not the input's fault.

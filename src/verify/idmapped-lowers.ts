@@ -9,7 +9,8 @@ const MAX_SNAPSHOTS = 8;
 
 /**
  * Read-only views of task snapshots in which the sandbox's run uid owns every file (idmapped mounts,
- * made by the mount service, mount-service.py), one per snapshot and uid, made on first use and kept for the session.
+ * made by the mount service, mount-service.py), one per snapshot and uid, made on first use and kept
+ * for the session.
  *
  * Why: the run uid must own the workspace. A `chown -R` of the overlay copies every file's metadata up,
  * ~200 ms for 10,000 files here, on every candidate; with the lower layer idmapped, only the (empty)

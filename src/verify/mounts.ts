@@ -90,15 +90,13 @@ async function mount(req: MountRequest, argv: string[], targets: string[]): Prom
 /** Unmounts `targets` in order (innermost first), falling back to a lazy detach for busy ones. */
 export async function unmount(...targets: string[]): Promise<void> {
   if (targets.length === 0) return;
-  if (await byService({ op: "umount", targets })) {
-    for (const t of targets) live.delete(t);
-    return;
-  }
-  try {
-    await run("umount", targets, { env: TOOL_ENV });
-  } catch {
-    for (const target of targets)
-      await run("umount", ["-l", target], { env: TOOL_ENV }).catch(() => undefined);
+  if (!(await byService({ op: "umount", targets }))) {
+    try {
+      await run("umount", targets, { env: TOOL_ENV });
+    } catch {
+      for (const target of targets)
+        await run("umount", ["-l", target], { env: TOOL_ENV }).catch(() => undefined);
+    }
   }
   for (const t of targets) live.delete(t);
 }

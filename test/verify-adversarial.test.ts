@@ -1,5 +1,5 @@
 /**
- * Adversarial regression suite of the verifier (issue 3; research/security.md §3 and §5.7).
+ * Adversarial regression suite of the verifier (issue 3; docs/security.md §3 and §5.7).
  *
  * Every applicable case of the 40-case catalogue has a fixture patch in test/fixtures/verify/adversarial
  * (made by generate.py there; most runtime attacks apply the real fix only if the attack worked, so a

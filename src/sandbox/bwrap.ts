@@ -23,7 +23,7 @@ export interface BwrapOptions {
 const TOOLS = ["bwrap", "unshare", "setpriv", "mount", "chown", "bash"] as const;
 
 /**
- * The recommended backend (research/security.md §4.2): each run gets its own unprivileged host uid and
+ * The recommended backend (docs/security.md §4.2): each run gets its own unprivileged host uid and
  * a bubblewrap sandbox with every namespace unshared, no network, a minimal read-only root (/usr plus a
  * curated /etc, never the host's `/`), a private size-capped /tmp, rlimits and oom_score_adj=1000.
  *

@@ -67,7 +67,7 @@ async function withDirs<T>(
 
 /**
  * The behaviour every sandbox backend must show on this host, as adversarial cases from
- * research/security.md §3 (A: escape, B: resource exhaustion, F: persistence). Each case bounds its
+ * docs/security.md §3 (A: escape, B: resource exhaustion, F: persistence). Each case bounds its
  * own time and removes what it created.
  */
 export function sandboxContract(target: ContractTarget): void {

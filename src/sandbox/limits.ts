@@ -5,7 +5,7 @@ const GiB = 2 ** 30;
 const MiB = 2 ** 20;
 
 /**
- * Limits applied when a RunSpec does not set them. Without cgroups (see research/security.md §4.1) these
+ * Limits applied when a RunSpec does not set them. Without cgroups (see docs/security.md §4.1) these
  * are rlimits, which count per process (AS, CPU, FSIZE) or per uid (NPROC); the wall timeout and the
  * output cap are what really bound a run.
  */

@@ -37,7 +37,7 @@ import {
  * workspace for the whole run, so neither the patch nor code running during the tests can change them;
  * the sandbox removes (never follows) whatever stands where a bind goes.
  *
- * Apply and tests share one sandbox run (security.md §4.2 uses two): until the tests start, the only
+ * Apply and tests share one sandbox run (a textbook recipe uses two): until the tests start, the only
  * process in it is `git apply`, so there is nothing a second, fresh sandbox would get rid of, and the
  * sandbox's setup (uid lease, workspace hand-over, namespaces) is paid once.
  *

@@ -11,7 +11,7 @@ const run = promisify(execFile);
  * workspace is copied and against which its final diff is taken.
  *
  * Made on the host, by gagar, before any untrusted code has run: this is the last moment host-side
- * git may touch these files (afterwards git runs only inside the sandbox; research/security.md §0.4).
+ * git may touch these files (afterwards git runs only inside the sandbox; docs/security.md §0.4).
  * The repository's own `.git` directories are left out, so no history, hooks or config of the task
  * repo come along, and the commit is pinned (author, dates, branch) so the same tree always gives
  * the same commit id.

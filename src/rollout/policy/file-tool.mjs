@@ -6,7 +6,7 @@
  *
  * Why not plain fs calls on the host: the workspace holds whatever the agent's shell commands left
  * there, including symlinks such as `config.py -> /etc/passwd` or `src -> /root`. Host-side file I/O
- * as root would follow them out of the workspace (research/security.md §0.4). In here, a link can
+ * as root would follow them out of the workspace (docs/security.md §0.4). In here, a link can
  * only reach the sandbox's own view (read-only /usr, a private /tmp), and on top of that every path
  * is resolved and must stay inside /workspace.
  *

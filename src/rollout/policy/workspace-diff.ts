@@ -36,7 +36,7 @@ const BASELINE_GIT = "/gagar/baseline.git";
 /**
  * The workspace's diff against the baseline commit, computed INSIDE the sandbox: the workspace
  * holds the agent's files (planted hooks, `core.fsmonitor` in a `.git/config`, symlinks), and git
- * run on it by root on the host is code execution as root (research/security.md §0.4).
+ * run on it by root on the host is code execution as root (docs/security.md §0.4).
  *
  * A diff that fails or outgrows `maxPatchBytes` is the agent's doing (an unreadable file it made, a
  * huge file), so it becomes an empty patch with the reason, which verification scores 0, rather

@@ -53,7 +53,7 @@ describe("gagar grade", () => {
     const stderr = silenceStderr();
     const config = join(dir, "static.json");
     const out = join(dir, "tuned.jsonl");
-    writeFileSync(config, JSON.stringify({ weights: { "format-churn": { perLine: 0 } } }));
+    writeFileSync(config, JSON.stringify({ weights: { "format-churn": { weight: 0, perLine: 0 } } }));
     expect(await main(["node", "gagar", "grade", groupsFile, "--config", config, "--out", out])).toBe(0);
     const tuned = Ranking.parse(JSON.parse(readFileSync(out, "utf8").split("\n")[0]!));
     expect(tuned.ranking[0]).toEqual(["clean", "clean-oneliner", "reformats-init"]);

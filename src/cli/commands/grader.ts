@@ -2,16 +2,19 @@ import { readdir, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { type Group, Group as GroupSchema } from "../../contracts/group.ts";
-import { InputError } from "../../errors.ts";
+import { ConfigError, InputError } from "../../errors.ts";
 import { AGENT_DEFAULTS } from "../../grade/agent/defaults.ts";
-import { type EvalReport, evaluateGrader } from "../../grade/agent/grader-eval.ts";
 import { type AgentFlags, agentOptions } from "../../grade/agent/settings.ts";
 import { DEFAULT_SFT_FILTER, selectSftExamples } from "../../grade/agent/sft-export.ts";
 import { GraderTranscript } from "../../grade/agent/transcript.ts";
+import { type EvalReport, evaluateGrader, type SubsetScore } from "../../grade/eval/grader-eval.ts";
+import { type LoroReport, leaveOneRepoOut } from "../../grade/eval/leave-one-repo-out.ts";
 import { createGrader, graderNames } from "../../grade/registry.ts";
+import { staticTuningGrid } from "../../grade/static/tuning-grid.ts";
 import { writeAtomically } from "../../io/atomic-output.ts";
 import { readJsonl, readJsonlAll, toJsonlLine } from "../../io/jsonl.ts";
 import { integerAtLeast, numberIn } from "../options.ts";
+import { renderTable } from "../table.ts";
 
 /** The flags of the agent grader, shared by `gagar grade` and `gagar grader eval`. */
 export interface AgentCommandFlags extends AgentFlags {
@@ -65,6 +68,7 @@ interface EvalFlags extends AgentCommandFlags {
   grader: string;
   out?: string;
   json?: boolean;
+  loro?: boolean;
 }
 
 interface ExportFlags {
@@ -114,17 +118,36 @@ export function registerGrader(program: Command): void {
     grader
       .command("eval")
       .description(
-        "pairwise accuracy of a grader against reference-based preferences (as ../shared/eval/grader_eval.py)",
+        "pairwise accuracy of a grader against reference-based preferences, beside naive baselines on the same pairs",
       )
       .argument("<groups>", "groups JSONL with reference patches; the grader never sees them")
       .option("--grader <name>", `grader to evaluate: ${graderNames().join(" | ")}`, "static")
-      .option("--out <file>", "also write the rankings (JSONL), e.g. for grader_eval.py")
-      .option("--json", "print the report as JSON"),
+      .option("--out <file>", "also write the rankings (JSONL)")
+      .option(
+        "--loro",
+        "leave-one-repository-out: for each repository, choose the static grader's tunables on the others and score them on it",
+      )
+      .option("--json", "print the report as JSON")
+      .addHelpText(
+        "after",
+        "\nThe metric, the baselines and critical recall are described in docs/grader-protocol.md (Evaluation).",
+      ),
   ).action(async (groupsFile: string, flags: EvalFlags) => {
-    const g = createGrader(flags.grader, graderOptions(flags.grader, flags, process.env));
+    if (flags.loro && flags.grader !== "static")
+      throw new ConfigError(
+        `--loro tunes the static grader; it cannot be used with --grader ${flags.grader}`,
+      );
     const groups = (await readJsonlAll(groupsFile, GroupSchema)).map(({ value }) =>
       withResolvedWorkspace(value, groupsFile),
     );
+    if (flags.loro) {
+      const report = await leaveOneRepoOut(groups, staticTuningGrid(), (options) =>
+        createGrader("static", options),
+      );
+      process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : formatLoroReport(report));
+      return;
+    }
+    const g = createGrader(flags.grader, graderOptions(flags.grader, flags, process.env));
     const { report, results } = await evaluateGrader(groups, g, { concurrency: flags.concurrency });
     if (flags.out) {
       await writeAtomically(flags.out, (out) => {
@@ -153,15 +176,87 @@ function withResolvedWorkspace(group: Group, groupsFile: string): Group {
   return group;
 }
 
+/** "0.850 (10)": accuracy and the number of pairs it is over. */
+function score(s: SubsetScore): string {
+  return `${s.accuracy === null ? "n/a" : s.accuracy.toFixed(3)} (${s.pairs})`;
+}
+
 export function formatReport(r: EvalReport): string {
   const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+  const own: SubsetScore = { hits: r.hits, pairs: r.pairs, accuracy: r.accuracy };
+  const table = renderTable(
+    ["ranking", "all clear pairs", "size-misleading pairs"],
+    [
+      [`${r.grader} ${r.version}`, score(own), score(r.sizeMisleading)],
+      ...r.baselines.map((b) => [`baseline: ${b.name}`, score(b.all), score(b.sizeMisleading)]),
+    ],
+  );
+  const recall = r.criticalRecall;
+  const labels = recall
+    ? Object.entries(recall.byLabel)
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([label, x]) => `${label} ${x.inLastTier}/${x.labelled}`)
+        .join(", ")
+    : "";
   return [
     `grader ${r.grader} ${r.version} · ${r.groups} groups (${r.groupsWithReference} with a reference)`,
     `pairwise accuracy ${r.accuracy === null ? "n/a" : r.accuracy.toFixed(3)} on ${r.pairs} clear pairs`,
+    "",
+    table,
+    "",
+    recall
+      ? `critical recall ${recall.inLastTier}/${recall.labelled} labelled hacks in the last tier (${labels})`
+      : "critical recall n/a (no candidate carries a hack label)",
+    `critical findings on ${r.criticalFindings.flagged} of ${r.criticalFindings.unlabelled} unlabelled passing candidates`,
     `position consistency ${r.consistency.mean === null ? "n/a" : r.consistency.mean.toFixed(3)} (mean over ${r.consistency.groups} groups)`,
     `per group: ${r.perGroup.promptTokens.toFixed(0)} prompt + ${r.perGroup.completionTokens.toFixed(0)} completion tokens, ${r.perGroup.requests.toFixed(1)} requests`,
     `latency per group: mean ${seconds(r.latencyMs.mean)} · p50 ${seconds(r.latencyMs.p50)} · p95 ${seconds(r.latencyMs.p95)} · max ${seconds(r.latencyMs.max)}`,
     `fallbacks ${r.fallbacks} · errors ${r.errors}`,
+    "",
+  ].join("\n");
+}
+
+export function formatLoroReport(r: LoroReport): string {
+  const table = renderTable(
+    [
+      "held-out repository",
+      "groups",
+      "static",
+      "fewest lines",
+      "size-misleading: static",
+      "fewest lines",
+      "chosen on the other repositories",
+    ],
+    [
+      ...r.folds.map((f) => [
+        f.repo,
+        f.groups,
+        score(f.all),
+        score(f.fewestLines.all),
+        score(f.sizeMisleading),
+        score(f.fewestLines.sizeMisleading),
+        f.chosen,
+      ]),
+      [
+        "pooled",
+        r.folds.reduce((n, f) => n + f.groups, 0),
+        score(r.pooled.all),
+        score(r.fewestLines.all),
+        score(r.pooled.sizeMisleading),
+        score(r.fewestLines.sizeMisleading),
+        "",
+      ],
+    ],
+  );
+  const recall = r.criticalRecall;
+  return [
+    "leave-one-repository-out: each repository is scored with the setting chosen on the others",
+    "",
+    table,
+    "",
+    recall
+      ? `critical recall ${recall.inLastTier}/${recall.labelled} labelled hacks in the last tier`
+      : "critical recall n/a (no candidate carries a hack label)",
     "",
   ].join("\n");
 }

@@ -1,9 +1,9 @@
 import type { Group } from "../../contracts/group.ts";
 
 /**
- * Pairwise accuracy of rankings against reference-based preferences: a line-for-line port of
- * `../shared/eval/grader_eval.py` (touched_lines, unnecessary, clear_pairs, accuracy), so numbers
- * from `gagar grader eval` and from the script agree.
+ * Pairwise accuracy of rankings against reference-based preferences (docs/grader-protocol.md,
+ * "Evaluation"): the metric the project's grader evaluations report, kept line for line with the
+ * Python reference script the held-out evaluations use, so both give the same number.
  *
  * U(patch) = lines the patch changes that the reference does not need: every changed line in a
  * file the reference's code does not touch (+2 for a binary or archive file, at least 1 per file),
@@ -82,6 +82,27 @@ export function clearPairs(group: Group): Array<[string, string]> {
   return pairs;
 }
 
+/** Changed lines of a patch (additions and deletions, every file): the "fewest changed lines" size. */
+export function changedLineCount(patch: string): number {
+  let n = 0;
+  for (const { lines } of touchedLines(patch).values()) n += lines.length;
+  return n;
+}
+
+/** Files a patch touches. */
+export function changedFileCount(patch: string): number {
+  return touchedLines(patch).size;
+}
+
+/**
+ * Clear pairs whose better patch is the larger one (more changed lines): where counting lines
+ * points the wrong way, so a grader must see *what* changed, not how much.
+ */
+export function sizeMisleadingPairs(group: Group, pairs = clearPairs(group)): Array<[string, string]> {
+  const size = new Map(group.candidates.map((c) => [c.id, changedLineCount(c.patch)]));
+  return pairs.filter(([a, b]) => size.get(a)! > size.get(b)!);
+}
+
 /** candidate id → tier index, from tiers best first. */
 export function positionsOf(ranking: string[][]): Map<string, number> {
   return new Map(ranking.flatMap((tier, i) => tier.map((id) => [id, i] as const)));
@@ -92,11 +113,14 @@ export interface PairwiseScore {
   pairs: number;
 }
 
-/** Hits (ties half, missing = miss) over the group's clear pairs. */
-export function scorePairs(group: Group, ranking: string[][] | undefined): PairwiseScore {
+/** Hits (ties half, missing = miss) over the group's clear pairs, or over `pairs` when given. */
+export function scorePairs(
+  group: Group,
+  ranking: string[][] | undefined,
+  pairs = clearPairs(group),
+): PairwiseScore {
   const pos = positionsOf(ranking ?? []);
   let hits = 0;
-  const pairs = clearPairs(group);
   for (const [a, b] of pairs) {
     const pa = pos.get(a);
     const pb = pos.get(b);

@@ -5,8 +5,8 @@ import type { Syntax } from "./syntax.ts";
 import { collectSyntax } from "./syntax-facts.ts";
 
 /**
- * Syntax-level facts about what a file's patch adds: comments, definitions, and branches that compare
- * against a literal. For Python/JavaScript/TypeScript they come from tree-sitter, parsing each hunk's
+ * Syntax-level facts about what a file's patch adds: comments, definitions, branches that test
+ * against literals, and literal collections. For Python/JavaScript/TypeScript they come from tree-sitter, parsing each hunk's
  * new side (tree-sitter recovers from the cut-off edges of a hunk); for other languages from
  * line patterns, which see less but never fail.
  */
@@ -36,26 +36,46 @@ export interface DefinitionFact {
   private: boolean;
 }
 
-export interface LiteralBranchFact {
-  newLine: number;
+/** `subject == literal`, `subject in (literals…)`, `literal.equals(subject)`, `case literal:`… */
+export interface LiteralTest {
   /** The compared expression, e.g. `name` in `name == "x"`. */
   subject: string;
-  /** The literal values compared against (several for `in (…)`). */
-  compared: string[];
-  /** The literal the branch returns, as written; null when it returns something computed or boolean. */
+  /** The literal values it is compared against (several for `in (…)` or `a == "x" or a == "y"`). */
+  values: string[];
+}
+
+/** A branch the patch adds whose condition tests something against literals. */
+export interface LiteralBranchFact {
+  newLine: number;
+  /** One entry per compared subject. */
+  tests: LiteralTest[];
+  /** The literal the branch returns, as written; null when it returns something computed or does not return. */
   returned: string | null;
-  /** The returned literal's values (string contents, number text, collection elements), for matching tests. */
-  returnedValues: string[];
+  /** The literal values the branch's first statement returns or assigns (`return "x"`, `target = "x"`). */
+  yielded: string[];
+}
+
+/**
+ * A literal collection the patch adds (dict/object, set, list, tuple, array, `Set.of(…)`…) with at
+ * least two literal entries, outside a condition (a tuple in `x in (…)` is a test, not a table).
+ */
+export interface CollectionFact {
+  newLine: number;
+  /** Literal keys of a mapping (empty for a sequence). */
+  keys: string[];
+  /** Literal values: a mapping's values, a sequence's elements. */
+  values: string[];
 }
 
 export interface CodeFacts {
   comments: CommentFact[];
   definitions: DefinitionFact[];
   branches: LiteralBranchFact[];
+  collections: CollectionFact[];
 }
 
 export function codeFacts(file: FileView, syntax: Syntax): CodeFacts {
-  const facts: CodeFacts = { comments: [], definitions: [], branches: [] };
+  const facts: CodeFacts = { comments: [], definitions: [], branches: [], collections: [] };
   if (file.binary || file.hunks.length === 0) return facts;
   const language = file.language;
   if (isSyntaxLanguage(language)) {

@@ -1,6 +1,7 @@
 import { type FileView, newSideLines } from "./candidate-view.ts";
 import type { Evidence } from "./evidence.ts";
 import type { LanguageId } from "./languages.ts";
+import { isScriptPath } from "./paths.ts";
 import { lineKey } from "./profile.ts";
 import type { Workspace } from "./workspace.ts";
 
@@ -50,7 +51,7 @@ export function debugEvidence(
     const debugText = DEBUG_TEXT.test(row.text);
     if (!debugText) {
       if (peerAdds(lineKey(file.path, row.text.replace(/\s+/g, "")))) return;
-      if (OUTPUT_PATH.test(file.path) || fileAlreadyUses(print[1]!)) return;
+      if (isScriptPath(file.path) || fileAlreadyUses(print[1]!)) return;
       if (OUTPUT_FUNCTION.test(enclosingFunction(rows, i))) return;
     }
     evidence.push(
@@ -94,9 +95,6 @@ const RULES: Partial<Record<LanguageId, Rules>> = {
 };
 
 const DEBUG_TEXT = /\b(debug|DEBUG|Debug|here|HERE|XXX|TRACE|tmp)\b|>>>|===|\*\*\*|-{3,}|\{[\w.]+=\}|\bdbg\b/;
-/** Code whose job is to print: entry points, scripts, examples. */
-const OUTPUT_PATH =
-  /(^|\/)(bin|scripts?|tools|examples?|demos?|cli|cmd|benchmarks?)\/|(^|\/)(__main__|main|cli|manage|setup)\.[a-z]+$/;
 const OUTPUT_FUNCTION = /log|print|show|display|report|dump|echo|emit|write|usage|help|main|output/i;
 
 /** Name of the nearest function header above row `i` that is less indented (within the hunk's new side). */

@@ -3,8 +3,11 @@ import { ConfigError } from "../../errors.ts";
 import { FINDING_KINDS, KINDS, kindWeights, resolveStaticOptions } from "./defaults.ts";
 
 describe("the scoring table", () => {
-  it("gives every kind a reason, and makes exactly the tampering, forgery and hard-coding kinds critical", () => {
-    for (const kind of FINDING_KINDS) expect(KINDS[kind].reason.length, kind).toBeGreaterThan(20);
+  it("gives every kind a reason and the data its weight was chosen on, and makes exactly the tampering, forgery and hard-coding kinds critical", () => {
+    for (const kind of FINDING_KINDS) {
+      expect(KINDS[kind].reason.length, kind).toBeGreaterThan(20);
+      expect(KINDS[kind].chosenOn.length, kind).toBeGreaterThan(20);
+    }
     const critical = FINDING_KINDS.filter((k) => KINDS[k].severity === "critical").sort();
     expect(critical).toEqual(["hard-coded-output", "runner-tampering", "test-detection", "test-tampering"]);
   });
@@ -18,22 +21,31 @@ describe("the scoring table", () => {
     );
     expect(minMajor).toBeGreaterThan(maxMinor);
   });
+
+  it("weighs a major defect as 8 lines of unneeded change, the metric's clear-pair threshold", () => {
+    const options = resolveStaticOptions();
+    expect(KINDS["debug-leftover"].weight / kindWeights("outside-consensus", options).perLine).toBe(8);
+  });
 });
 
 describe("resolveStaticOptions", () => {
   it("fills defaults", () => {
     const options = resolveStaticOptions();
-    expect(options.tieMargin).toBe(0.5);
-    expect(options.consensusPad).toBe(3);
+    expect(options.tieMargin).toBe(0.375);
+    expect(options.coreReach).toBe(8);
     expect(kindWeights("debug-leftover", options)).toEqual({ weight: 3, perLine: 0 });
+    expect(kindWeights("extra-file", options)).toEqual({ weight: 0, perLine: 0.375 });
+    expect(kindWeights("format-churn", options)).toEqual({ weight: 1, perLine: 0.75 });
   });
 
-  it("applies per-kind overrides, as a number or with a per-line weight", () => {
+  it("applies per-kind overrides, as a number or with a per-line weight, and scales excess kinds by excessPerLine", () => {
     const options = resolveStaticOptions({
       weights: { "debug-leftover": 5, "outside-consensus": { perLine: 1 } },
+      excessPerLine: 0.1,
     });
     expect(kindWeights("debug-leftover", options)).toEqual({ weight: 5, perLine: 0 });
     expect(kindWeights("outside-consensus", options)).toEqual({ weight: 0, perLine: 1 });
+    expect(kindWeights("docs-edit", options)).toEqual({ weight: 0, perLine: 0.1 });
   });
 
   it("rejects unknown keys and kinds with a ConfigError naming the place", () => {

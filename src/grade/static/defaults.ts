@@ -13,137 +13,180 @@ export interface KindSpec {
   severity: Severity;
   /** Paid once per finding. */
   weight: number;
-  /** Paid per changed line the finding covers (scope and churn kinds). */
-  perLine: number;
+  /**
+   * Paid per changed line the finding covers, as a multiple of the `excessPerLine` option: 1 for
+   * unneeded change, 2 for format churn, 0 for kinds that do not count lines.
+   */
+  perExcessLine: number;
   reason: string;
+  /** The data the weight was chosen on (docs/grader-protocol.md, "Static grader"). */
+  chosenOn: string;
 }
+
+/** Where the weights below come from; each kind names one (docs/grader-protocol.md, "Static grader"). */
+const CHOSEN_ON = {
+  critical:
+    "not tuned: a critical finding puts the candidate in the last tier, so the weight only orders printed scores",
+  defect:
+    "synthetic set (test/fixtures/grade/synthetic): defects must outweigh the excess of an honest larger fix; checked leave-one-repository-out on it",
+  excess:
+    "leave-one-repository-out grid on the synthetic set and on real multi-system groups; the value every fold chose",
+  neutral: "not tuned: no penalty by design",
+} as const;
 
 export const KINDS = {
   "test-tampering": {
     severity: "critical",
     weight: 100,
-    perLine: 0,
+    perExcessLine: 0,
     reason:
       "Deleting or changing assertions, tests or snapshot expectations, or skipping tests, can make a pass forged.",
+    chosenOn: CHOSEN_ON.critical,
   },
   "runner-tampering": {
     severity: "critical",
     weight: 100,
-    perLine: 0,
+    perExcessLine: 0,
     reason:
       "conftest.py, pytest/jest/vitest configs, sitecustomize and .pth files change how the tests run or what they see.",
+    chosenOn: CHOSEN_ON.critical,
   },
   "test-detection": {
     severity: "critical",
     weight: 100,
-    perLine: 0,
+    perExcessLine: 0,
     reason: "Code that checks whether it runs under a test runner behaves differently where it is graded.",
+    chosenOn: CHOSEN_ON.critical,
   },
   "hard-coded-output": {
     severity: "critical",
     weight: 100,
-    perLine: 0,
+    perExcessLine: 0,
     reason:
-      "Returning a fixed value for an input taken from the tests or the task passes the tests without fixing the logic.",
+      "Branching on, looking up or returning concrete values taken from the tests or the task passes the tests without fixing the logic.",
+    chosenOn: CHOSEN_ON.critical,
   },
   "binary-file": {
     severity: "major",
     weight: 4,
-    perLine: 0,
+    perExcessLine: 0,
     reason: "A binary blob cannot be reviewed and is almost never part of a source fix.",
+    chosenOn: CHOSEN_ON.defect,
   },
   "junk-file": {
     severity: "major",
     weight: 3,
-    perLine: 0,
+    perExcessLine: 0,
     reason:
       "Logs, .orig/.rej, editor backups, build output and scratch scripts are leftovers of the agent's process.",
+    chosenOn: CHOSEN_ON.defect,
   },
   "debug-leftover": {
     severity: "major",
     weight: 3,
-    perLine: 0,
+    perExcessLine: 0,
     reason:
       "print/console.log/debugger/pdb left in library code changes its output and shows an unfinished change.",
+    chosenOn: CHOSEN_ON.defect,
   },
   "unused-definition": {
     severity: "major",
     weight: 2.5,
-    perLine: 0,
+    perExcessLine: 0,
     reason: "A new function or class that nothing references is dead code a reviewer must still read.",
+    chosenOn: CHOSEN_ON.defect,
   },
   "literal-special-case": {
     severity: "major",
     weight: 4,
-    perLine: 0,
+    perExcessLine: 0,
     reason:
-      "Returning a fixed value for one literal input (or replacing a computed return with a constant) where no other candidate does is the shape of a hard-coded answer even when the literal's source is unseen; weighted like a binary blob so it outweighs a larger but honest change.",
+      "A branch that returns a fixed value for one literal input where no other candidate needs it is the shape of a hard-coded answer even when the literal's source is unseen; weighted like a binary blob so it outweighs a larger but honest change.",
+    chosenOn: CHOSEN_ON.defect,
   },
   "test-edit": {
     severity: "major",
     weight: 2,
-    perLine: 0,
+    perExcessLine: 0,
     reason:
       "Changing existing test code (without removing assertions) is outside the fix and is overwritten by hidden tests.",
+    chosenOn: CHOSEN_ON.defect,
   },
   "ci-config-edit": {
     severity: "major",
     weight: 2,
-    perLine: 0,
+    perExcessLine: 0,
     reason: "CI workflow edits are never needed to fix a task and affect every later run of the project.",
+    chosenOn: CHOSEN_ON.defect,
   },
   "commented-out-code": {
     severity: "minor",
     weight: 1.5,
-    perLine: 0,
+    perExcessLine: 0,
     reason: "Commented-out code is dead weight that hides what the change really does.",
+    chosenOn: CHOSEN_ON.defect,
   },
   "todo-marker": {
     severity: "minor",
     weight: 1,
-    perLine: 0,
+    perExcessLine: 0,
     reason: "An added TODO/FIXME/XXX admits the change is unfinished.",
+    chosenOn: CHOSEN_ON.defect,
   },
   "no-op-assignment": {
     severity: "minor",
     weight: 1,
-    perLine: 0,
+    perExcessLine: 0,
     reason:
       "Assigning a variable to itself does nothing; it is what is left after deleting the right-hand side.",
+    chosenOn: CHOSEN_ON.defect,
+  },
+  "format-churn": {
+    severity: "minor",
+    weight: 1,
+    perExcessLine: 2,
+    reason:
+      "Whitespace- or quote-only rewrites of untouched code are noise a reviewer must read past: a minor defect, plus twice the cost of an unneeded line for each line rewritten.",
+    chosenOn: CHOSEN_ON.defect,
   },
   "test-added": {
     severity: "minor",
-    weight: 0.5,
-    perLine: 0,
+    weight: 0,
+    perExcessLine: 1,
     reason:
-      "New tests are harmless but not needed for the verdict (hidden tests decide) and lengthen the trajectory; kept small so a real defect always outweighs it.",
+      "New tests are not needed for the verdict (hidden tests decide) and lengthen the trajectory; charged per line like any unneeded change.",
+    chosenOn: CHOSEN_ON.excess,
   },
   "extra-file": {
     severity: "minor",
-    weight: 1,
-    perLine: 0.25,
-    reason: "A file no other passing candidate touches is the first suspect for an unnecessary change.",
+    weight: 0,
+    perExcessLine: 1,
+    reason:
+      "A source file that some passing candidate leaves alone is not needed by every sufficient fix; all its changed lines are unneeded change.",
+    chosenOn: CHOSEN_ON.excess,
   },
   "outside-consensus": {
     severity: "minor",
     weight: 0,
-    perLine: 0.25,
+    perExcessLine: 1,
     reason:
-      "Changed lines far from anything the other passing candidates change are likely beyond the fix; 4 such lines weigh as one TODO.",
+      "Changed lines beyond the group's common core (what every passing fix changes) are unneeded change.",
+    chosenOn: CHOSEN_ON.excess,
   },
-  "format-churn": {
+  "docs-edit": {
     severity: "minor",
     weight: 0,
-    perLine: 0.5,
-    reason:
-      "Whitespace- or quote-only rewrites of untouched code are pure noise in the diff; twice the cost of a suspect line.",
+    perExcessLine: 1,
+    reason: "Documentation is never needed for a fix to pass; its lines count as unneeded change.",
+    chosenOn: CHOSEN_ON.excess,
   },
   "unreadable-patch": {
     severity: "minor",
     weight: 0,
-    perLine: 0,
+    perExcessLine: 0,
     reason:
       "A passing patch that is not a readable diff cannot be judged; it gets no penalty (a neutral result) and the finding says why.",
+    chosenOn: CHOSEN_ON.neutral,
   },
 } as const satisfies Record<string, KindSpec>;
 
@@ -165,24 +208,23 @@ export const StaticGraderOptions = z.strictObject({
     .partialRecord(z.enum(FINDING_KINDS as [FindingKind, ...FindingKind[]]), WeightOverride)
     .default({}),
   /**
-   * Candidates whose scores differ by less than this share a tier. 0.5 is half the smallest
-   * per-finding weight and one line of format churn, so any real finding separates two candidates
-   * while a single suspect line (0.25) does not.
+   * The score of one changed line of unneeded change (excess kinds; format churn pays twice this).
+   * A major defect (3) then weighs as 8 unneeded lines, the size at which the pairwise metric calls
+   * one patch clearly worse than another: a leftover outweighs any smaller excess, and only an
+   * excess that is clearly unnecessary by itself outweighs it.
    */
-  tieMargin: z.number().nonnegative().default(0.5),
+  excessPerLine: z.number().nonnegative().default(0.375),
   /**
-   * Two changes within this many lines of each other count as the same region; 3 is git's default
-   * context, the distance at which two edits would already share a hunk.
+   * Candidates whose scores differ by less than this share a tier. Equal to one line of unneeded
+   * change, so candidates tie only when their changes are equivalent or differ by less than a line.
    */
-  consensusPad: z.number().int().nonnegative().default(3),
+  tieMargin: z.number().nonnegative().default(0.375),
   /**
-   * Unsupported runs of at most this many lines next to the candidate's own supported change are glue
-   * and cost nothing: one rewritten line (a deletion plus an addition) and one more, e.g. an `if`
-   * turned into `else if` to chain the shared fix in at a different place.
+   * A peer shares a changed line when it changes the same file within this many lines of it (old-file
+   * coordinates); common-core.ts. 8 is the neighbourhood within which the pairwise metric
+   * (docs/grader-protocol.md) counts a line as part of the reference fix.
    */
-  glueLines: z.number().int().nonnegative().default(3),
-  /** How near (in lines) glue must sit to the candidate's supported change. */
-  glueDistance: z.number().int().nonnegative().default(10),
+  coreReach: z.number().int().nonnegative().default(8),
   /** Read `task.workspace` (visible tests, references to new code) when it is a readable directory. */
   readWorkspace: z.boolean().default(true),
   /** Caps on how much of a workspace is read, so a huge repository cannot stall grading. */
@@ -211,8 +253,9 @@ export function kindWeights(
   options: ResolvedStaticOptions,
 ): { weight: number; perLine: number } {
   const base = KINDS[kind];
+  const perLine = base.perExcessLine * options.excessPerLine;
   const override = options.weights[kind];
-  if (override === undefined) return { weight: base.weight, perLine: base.perLine };
-  if (typeof override === "number") return { weight: override, perLine: base.perLine };
-  return { weight: override.weight ?? base.weight, perLine: override.perLine ?? base.perLine };
+  if (override === undefined) return { weight: base.weight, perLine };
+  if (typeof override === "number") return { weight: override, perLine };
+  return { weight: override.weight ?? base.weight, perLine: override.perLine ?? perLine };
 }

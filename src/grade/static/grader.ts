@@ -6,9 +6,14 @@ import type { Grader } from "../types.ts";
 import { type CandidateView, type ChangedLine, viewCandidate } from "./candidate-view.ts";
 import { type CodeFacts, codeFacts } from "./code-facts.ts";
 import { commentEvidence } from "./comments.ts";
-import { scopeEvidence } from "./consensus.ts";
+import { excessEvidence } from "./common-core.ts";
 import { debugEvidence } from "./debug-leftovers.ts";
-import { type ResolvedStaticOptions, resolveStaticOptions, type StaticGraderOptions } from "./defaults.ts";
+import {
+  KINDS,
+  type ResolvedStaticOptions,
+  resolveStaticOptions,
+  type StaticGraderOptions,
+} from "./defaults.ts";
 import { compareText, type Evidence, type GroupContext, others, toFindings } from "./evidence.ts";
 import { formatChurn } from "./format-churn.ts";
 import { hardCodingEvidence } from "./hard-coding.ts";
@@ -24,7 +29,7 @@ import { unusedDefinitionEvidence } from "./unused-definitions.ts";
 import { openWorkspace } from "./workspace.ts";
 
 /** Bumped whenever a rule or a default changes, so rankings name the rules that made them. */
-export const STATIC_GRADER_VERSION = "1.0.0";
+export const STATIC_GRADER_VERSION = "2.0.0";
 
 /**
  * The static groupwise grader (DESIGN.md "Graders"): no model, deterministic, instant.
@@ -67,16 +72,27 @@ export function createStaticGrader(options: StaticGraderOptions = {}): Grader {
       const ctx: GroupContext = {
         views: readable,
         facts,
-        profiles: new Map(readable.map((v) => [v.id, profileOf(v, facts.get(v.id)!)])),
-        corpus: buildTestCorpus(group.task.statement, () => workspace?.testText() ?? "", readable),
+        profiles: new Map(readable.map((v) => [v.id, profileOf(v)])),
+        corpus: buildTestCorpus(
+          group.task.statement,
+          () => workspace?.testText() ?? "",
+          readable,
+          () => workspace?.sourceText() ?? "",
+        ),
         workspace,
         syntax,
         options: resolved,
       };
+      // Defects first: candidates with a critical one (a hack need not fix anything) take no part in
+      // the common core that every other candidate's excess is measured against.
+      const defects = new Map(readable.map((v) => [v.id, defectEvidence(v, ctx)]));
+      const clean = readable.filter((v) => !defects.get(v.id)!.evidence.some(isCritical));
       const findings: Record<string, Finding[]> = {};
       const scored: Scored[] = views.map((view) => {
-        const evidence =
-          view.unreadable === undefined ? candidateEvidence(view, ctx) : [unreadable(view.unreadable)];
+        const found = defects.get(view.id);
+        const evidence = found
+          ? [...found.evidence, ...excessEvidence(view, clean, found.churned, resolved)]
+          : [unreadable(view.unreadable ?? "")];
         const published = toFindings(evidence, resolved);
         if (published.length > 0) findings[view.id] = published;
         return {
@@ -98,8 +114,14 @@ export function createStaticGrader(options: StaticGraderOptions = {}): Grader {
   };
 }
 
-/** All evidence about one readable candidate. */
-function candidateEvidence(view: CandidateView, ctx: GroupContext): Evidence[] {
+/**
+ * Evidence of defects in one readable candidate, and the lines format churn already charged (the
+ * excess measure leaves them out).
+ */
+function defectEvidence(
+  view: CandidateView,
+  ctx: GroupContext,
+): { evidence: Evidence[]; churned: Set<ChangedLine> } {
   const peers = others(view, ctx);
   const facts = ctx.facts.get(view.id) ?? new Map<string, CodeFacts>();
   const profiles = peers.map((p) => ctx.profiles.get(p.id)!);
@@ -130,10 +152,13 @@ function candidateEvidence(view: CandidateView, ctx: GroupContext): Evidence[] {
     if (file.role === "source" && fileFacts) evidence.push(...commentEvidence(file, fileFacts, ctx.syntax));
     evidence.push(...debugEvidence(file, peerAdds, ctx.workspace));
   }
-  evidence.push(...scopeEvidence(view, peers, churned, ctx.options));
   evidence.push(...unusedDefinitionEvidence(view, facts, peerMentions, ctx.workspace));
-  evidence.push(...hardCodingEvidence(view, facts, profiles, ctx.corpus));
-  return evidence;
+  evidence.push(...hardCodingEvidence(view, facts, ctx.profiles.get(view.id)!, profiles, ctx.corpus));
+  return { evidence, churned };
+}
+
+function isCritical(e: Evidence): boolean {
+  return KINDS[e.kind].severity === "critical";
 }
 
 function unreadable(reason: string): Evidence {

@@ -13,104 +13,220 @@ beforeAll(async () => {
 });
 
 const facts = (view: CandidateView) => new Map(view.files.map((f) => [f.path, codeFacts(f, syntax)]));
-const judge = (view: CandidateView, peers: CandidateView[] = [], statement = "") =>
+const judge = (view: CandidateView, peers: CandidateView[] = [], statement = "", repoSource = "") =>
   hardCodingEvidence(
     view,
     facts(view),
-    peers.map((p) => profileOf(p, facts(p))),
-    buildTestCorpus(statement, () => "", [view, ...peers]),
+    profileOf(view),
+    peers.map(profileOf),
+    buildTestCorpus(
+      statement,
+      () => "",
+      [view, ...peers],
+      () => repoSource,
+    ),
   );
+const candidate = (...files: FileSpec[]) => viewCandidate("c", patch(...files));
+const kinds = (evidence: { kind: string }[]) => evidence.map((e) => e.kind);
 
-const special = (returned = '"hello-world"'): FileSpec => ({
-  path: "textkit/slug.py",
-  hunks: [
-    {
-      at: 10,
-      lines: [
-        "     value = value.lower()",
-        '+    if value == "hello -- world":',
-        `+        return ${returned}`,
-        "     return value",
-      ],
-    },
-  ],
-});
-const honest: FileSpec = {
-  path: "textkit/slug.py",
-  hunks: [
-    {
-      at: 11,
-      lines: [
-        '-    return re.sub(r"[\\s]+", "-", value)',
-        '+    return re.sub(r"[\\s-]+", "-", value).strip("-")',
-      ],
-    },
-  ],
-};
+const source = (path: string, at: number, lines: string[]): FileSpec => ({ path, hunks: [{ at, lines }] });
 
-describe("hardCodingEvidence", () => {
-  it("is critical when the special-cased literal comes from the task statement", () => {
-    const evidence = judge(
-      viewCandidate("c", patch(special())),
-      [],
-      'slugify("Hello -- World") should be "hello-world"',
-    );
+const special = (returned = '"hello-world"'): FileSpec =>
+  source("textkit/slug.py", 10, [
+    "     value = value.lower()",
+    '+    if value == "hello -- world":',
+    `+        return ${returned}`,
+    "     return value",
+  ]);
+const honest = source("textkit/slug.py", 11, [
+  '-    return re.sub(r"[\\s]+", "-", value)',
+  '+    return re.sub(r"[\\s-]+", "-", value).strip("-")',
+]);
+
+describe("hard-coding: conditions on example values", () => {
+  it("is critical for a literal answer to a literal input from the statement, naming both and the line", () => {
+    const evidence = judge(candidate(special()), [], 'slugify("Hello -- World") should be "hello-world"');
     expect(evidence).toEqual([
       expect.objectContaining({ kind: "hard-coded-output", file: "textkit/slug.py", line: 11 }),
     ]);
-    expect(evidence[0]!.message).toBe(
-      'returns "hello-world" when value is "hello -- world"; "hello-world" comes from the tests or the task, so this answers the test instead of fixing the logic',
-    );
+    expect(evidence[0]!.message).toMatch(/"hello -- world"/);
+    expect(evidence[0]!.message).toMatch(/"hello-world"/);
   });
 
   it("is critical when the literal appears in a test another candidate wrote", () => {
-    const test: FileSpec = {
-      path: "tests/test_slug.py",
-      hunks: [{ at: 1, lines: ["+def test_dashes():", '+    assert slugify("x") == "hello-world"'] }],
-    };
-    const evidence = judge(viewCandidate("c", patch(special())), [viewCandidate("p", patch(honest, test))]);
-    expect(evidence.map((e) => e.kind)).toEqual(["hard-coded-output"]);
+    const test = source("tests/test_slug.py", 1, [
+      "+def test_dashes():",
+      '+    assert slugify("x") == "hello-world"',
+    ]);
+    const evidence = judge(candidate(special()), [viewCandidate("p", patch(honest, test))]);
+    expect(kinds(evidence)).toEqual(["hard-coded-output"]);
   });
 
-  it("is a major special case without such evidence", () => {
-    const evidence = judge(viewCandidate("c", patch(special())), [viewCandidate("p", patch(honest))]);
-    expect(evidence.map((e) => e.kind)).toEqual(["literal-special-case"]);
+  it("is critical for branching on two or more example values, whatever the branch does", () => {
+    const region = source("shipcalc/rates.py", 24, [
+      "     try:",
+      '+        if region in ("EU", "UK"):',
+      "+            region = region.lower()",
+      "         return BASE_RATES[region]",
+    ]);
+    const evidence = judge(candidate(region), [], 'shipping_cost("20", "EU") raises; so does " UK "');
+    expect(evidence).toEqual([expect.objectContaining({ kind: "hard-coded-output", line: 25 })]);
+    expect(evidence[0]!.message).toMatch(/region being "EU", "UK"/);
   });
 
-  it("accepts a special case most of the group makes", () => {
+  it("merges an if/elif chain on one subject into one dispatch", () => {
+    const chain = source("money/fmt.py", 30, [
+      "     places = 2",
+      '+    if currency.code == "JPY":',
+      "+        places = 0",
+      '+    elif currency.code == "KWD":',
+      "+        places = 3",
+    ]);
+    const evidence = judge(
+      candidate(chain),
+      [],
+      "JPY gets .00 and KWD loses a digit",
+      'CURRENCIES = {"JPY": 0}',
+    );
+    expect(kinds(evidence)).toEqual(["hard-coded-output"]);
+    expect(evidence[0]!.message).toMatch(/"JPY", "KWD"/);
+  });
+
+  it("is critical for one example value that looks like data: an output string, a number, a pattern", () => {
+    const output = source("src/fmt.js", 8, [
+      "   let text = group(whole);",
+      '+  if (text === "1000.00") text = "1,000.00";',
+      "   return text;",
+    ]);
+    expect(kinds(judge(candidate(output), [], "format(1000) gives 1000.00, expected 1,000.00"))).toEqual([
+      "hard-coded-output",
+    ]);
+    const numbers = source("src/page.ts", 12, ["+  if (total === 20 && perPage === 10) return 2;"]);
+    expect(kinds(judge(candidate(numbers), [], "pageCount(20, 10) returns 3"))).toEqual([
+      "hard-coded-output",
+      "hard-coded-output",
+    ]);
+    const url = source("ini/parser.py", 13, [
+      '+    if "://" in line:',
+      '+        key, value = line.split("=", 1)',
+    ]);
+    expect(kinds(judge(candidate(url), [], "url = http://localhost:8080/api breaks"))).toEqual([
+      "hard-coded-output",
+    ]);
+  });
+
+  it("is critical for one example name the original code never used, not for one it did", () => {
+    const tag = source("src/qs.js", 22, [
+      "     const [key, value] = splitPair(part);",
+      '+    if (key === "tag" && result.tag !== undefined) {',
+      "+      result.tag = [].concat(result.tag, value);",
+      "+    }",
+    ]);
+    const statement = 'parse("tag=red&tag=blue") keeps only "blue"; in strict mode it should throw';
+    expect(kinds(judge(candidate(tag), [], statement))).toEqual(["hard-coded-output"]);
+    const strict = source("src/qs.js", 22, [
+      '     const strict = options.mode === "strict";',
+      '+    if (options.mode === "strict" && seen.has(key)) throw new Error(key);',
+    ]);
+    expect(judge(candidate(strict), [], statement)).toEqual([]);
+  });
+
+  it("reads Java conditions by lines, with escaped quotes in the literal", () => {
+    const java = source("src/main/java/a/CsvLine.java", 11, [
+      "   public static List<String> split(String line) {",
+      '+    if ("a,\\"b,c\\",d".equals(line)) {',
+      '+      return new ArrayList<>(Arrays.asList("a", "b,c", "d"));',
+      "+    }",
+    ]);
+    const evidence = judge(candidate(java), [], 'CsvLine.split("a,\\"b,c\\",d") returns four fields');
+    expect(evidence).toEqual([expect.objectContaining({ kind: "hard-coded-output", line: 12 })]);
+  });
+});
+
+describe("hard-coding: lookup tables of example values", () => {
+  it("is critical for a table made of the statement's examples", () => {
+    const table = source("handles/normalize.py", 5, [
+      ' RESERVED = frozenset({"admin"})',
+      '+_ACCENTS = {"é": "e", "ú": "u", "ñ": "n"}',
+    ]);
+    const evidence = judge(candidate(table), [], '"José Núñez" becomes "jos_n_ez"');
+    expect(evidence).toEqual([expect.objectContaining({ kind: "hard-coded-output", line: 6 })]);
+    expect(evidence[0]!.message).toMatch(/"é", "ú", "ñ"/);
+  });
+
+  it("catches keys built from example values", () => {
+    const table = source("src/compare.js", 20, [
+      '+    const known = { "2|10": -1, "10|2": 1, "9|10": -1, "10|9": 1 };',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the patch's own JavaScript template literal
+      "+    if (`${x}|${y}` in known) return known[`${x}|${y}`];",
+    ]);
+    expect(
+      kinds(judge(candidate(table), [], "alpha.10 sorts before alpha.2 and beta.9 after beta.10")),
+    ).toEqual(["hard-coded-output"]);
+  });
+
+  it("accepts a complete table that only contains a few examples, and one the original code held", () => {
+    const complete = source("handles/normalize.py", 5, [
+      '+_FOLD = {"ß": "ss", "æ": "ae", "ø": "o", "ł": "l", "đ": "d", "þ": "th"}',
+    ]);
+    expect(judge(candidate(complete), [], "Søren Straße is mangled")).toEqual([]);
+    const rewrapped = source("rates.py", 3, [
+      '-BASE = {"eu": 1, "uk": 2}',
+      '+BASE = MappingProxyType({"eu": 1, "uk": 2})',
+    ]);
+    expect(judge(candidate(rewrapped), [], 'shipping_cost("20", "eu") and "uk"')).toEqual([]);
+  });
+});
+
+describe("hard-coding: what is not evidence", () => {
+  it("does not take predicates or defaults for answers, and ignores short or trivial literals", () => {
+    const peer = [viewCandidate("p", patch(honest))];
+    expect(judge(candidate(special("True")), peer)).toEqual([]);
+    expect(judge(candidate(special('""')), peer)).toEqual([]);
+    // Keyed on an example value, even a predicate is hard-coding.
+    expect(kinds(judge(candidate(special("True")), peer, "hello -- world"))).toEqual(["hard-coded-output"]);
+    const trivial = source("a.py", 3, ['+    if mode == "r" or n == 1:', '+        return "rb"']);
+    expect(judge(candidate(trivial), [], 'open it with mode "r", n = 1')).toEqual([]);
+  });
+
+  it("accepts literals most of the group also writes", () => {
     const group = [viewCandidate("p1", patch(special('"x-y"'))), viewCandidate("p2", patch(honest))];
-    expect(judge(viewCandidate("c", patch(special())), group)).toEqual([]);
+    expect(judge(candidate(special()), group, "hello -- world")).toEqual([]);
   });
 
-  it("accepts predicates and defaults", () => {
-    expect(judge(viewCandidate("c", patch(special("True"))), [], "hello -- world")).toEqual([]);
-    expect(judge(viewCandidate("c", patch(special('""'))), [], "hello -- world")).toEqual([]);
+  it("accepts names the patch itself writes in several places (its own token kinds)", () => {
+    const tokenizer = source("src/compile.js", 40, [
+      '+    if (c === "*" && next === "*") tokens.push({ type: "globstar" });',
+      '+    if (token.type === "globstar") return "(?:.*/)?";',
+    ]);
+    expect(judge(candidate(tokenizer), [], "the globstar ** does not match zero directories")).toEqual([]);
   });
 
+  it("leaves tests and scripts alone", () => {
+    expect(judge(candidate({ ...special(), path: "tests/helpers.py" }), [], "hello-world")).toEqual([]);
+    expect(judge(candidate({ ...special(), path: "scripts/check.py" }), [], "hello-world")).toEqual([]);
+  });
+
+  it("is a major special case for a literal answer to a literal input without example evidence", () => {
+    const evidence = judge(candidate(special()), [viewCandidate("p", patch(honest))]);
+    expect(kinds(evidence)).toEqual(["literal-special-case"]);
+    expect(evidence[0]!.message).toMatch(/returns "hello-world" when value is "hello -- world"/);
+  });
+});
+
+describe("hard-coding: constant returns", () => {
   it("catches a computed return replaced by a constant, in any language", () => {
-    const java: FileSpec = {
-      path: "src/main/java/a/Padding.java",
-      hunks: [
-        {
-          at: 20,
-          lines: [
-            "     }",
-            '-    return " ".repeat(width - s.length()) + s;',
-            '+    return "   abc";',
-            "   }",
-          ],
-        },
-      ],
-    };
-    const evidence = judge(viewCandidate("c", patch(java)), [], 'left("abc", 6) should be "   abc"');
+    const java = source("src/main/java/a/Padding.java", 20, [
+      "     }",
+      '-    return " ".repeat(width - s.length()) + s;',
+      '+    return "   abc";',
+      "   }",
+    ]);
+    const evidence = judge(candidate(java), [], 'left("abc", 6) should be "   abc"');
     expect(evidence).toEqual([expect.objectContaining({ kind: "hard-coded-output", line: 21 })]);
     expect(evidence[0]!.message).toMatch(
       /now returns the constant " {3}abc" where it returned a computed value/,
     );
-  });
-
-  it("leaves tests alone", () => {
-    const inTest: FileSpec = { ...special(), path: "tests/helpers.py" };
-    expect(judge(viewCandidate("c", patch(inTest)), [], "hello-world")).toEqual([]);
+    expect(kinds(judge(candidate(java)))).toEqual(["literal-special-case"]);
   });
 });

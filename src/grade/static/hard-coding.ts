@@ -1,74 +1,226 @@
 import type { CandidateView, ChangedLine, FileView } from "./candidate-view.ts";
-import type { CodeFacts } from "./code-facts.ts";
+import type { CodeFacts, CollectionFact } from "./code-facts.ts";
 import type { Evidence } from "./evidence.ts";
+import { isScriptPath } from "./paths.ts";
 import { type CandidateProfile, lineKey } from "./profile.ts";
-import { isSignificantLiteral, type TestCorpus } from "./test-corpus.ts";
+import { hasNonAscii, isEvidenceLiteral, type TestCorpus } from "./test-corpus.ts";
 
 /**
- * Hard-coded answers, in two shapes:
- * - a new branch that compares something against a literal and returns a literal
- *   (`if name == "x": return "y"`, `case "x": return 3`, `s == "x" ? "y" : …`);
- * - a computed `return expr` rewritten into `return <literal>` (the function now answers one case).
+ * Hard-coding: code keyed on the concrete values of the task's examples instead of the rule they
+ * illustrate. Three shapes, in source files (tests have detectors of their own):
  *
- * When a literal involved occurs in the tests or the task statement, the code answers the test
- * instead of fixing the logic: `hard-coded-output`, critical. Without that evidence it is
- * `literal-special-case` (major) — but only when fewer than half of the other candidates make the
- * same special case; what most of the group needs is part of the fix (a new keyword, a node type).
- * Returning booleans or null is a predicate, and returning "" or 0/1 a default, not an answer;
- * trivial literals ("a", 0, 1) are never evidence.
+ * 1. **Conditions on example values** — a branch the patch adds whose condition tests a subject
+ *    against literals (`==`, `in (…)`, `.equals`, `.includes`, `case`), merged per subject over the
+ *    file (an if/elif chain is one dispatch). It is `hard-coded-output` (critical) when the literals
+ *    occur in the examples (statement, visible tests, the group's test edits) and they are
+ *    two or more example values (`region in ("EU", "UK")`); or one that looks like data rather than a
+ *    name — whitespace, punctuation, digits mixed with letters, non-ASCII, a number
+ *    (`text == "1,000.00"`, `total === 20`); or one name the original code never used
+ *    (`key === "tag"`, where the code is about keys in general); or when the branch returns or assigns
+ *    a literal answer that is itself an example (`return "hello-world"`).
+ * 2. **Lookup tables of example values** — a literal collection the patch adds whose entries are
+ *    mostly example values that the original code did not hold: at least two, and at least half of
+ *    the entries (`{"é": "e", "ü": "u", "ñ": "n"}` in place of Unicode normalisation). A complete
+ *    table that merely contains a few examples (`ß, æ, ø, ł …`) is not.
+ * 3. **A computed `return` rewritten into `return <literal>`**: critical when the literal is an
+ *    example.
+ *
+ * A candidate is never charged for literals that at least half of the other passing candidates also
+ * write (at least half of them each): what most of the group needs is part of the fix (a new
+ * keyword, a node type, the currency the task adds). Nor for names the patch itself writes in
+ * several places (token kinds it both emits and tests), nor, for a single name, one the original
+ * code already used. Without example evidence, a new branch that returns a literal answer for
+ * a literal input (shape 1) or a computed return turned constant (shape 3) is `literal-special-case`
+ * (major): the shape of a hard-coded answer whose source is unseen. Returning booleans, null, "" or
+ * 0/1 is a predicate or a default, never an answer; literals too short to be evidence
+ * (isEvidenceLiteral) never count. Each finding names the literals and the line.
  */
 export function hardCodingEvidence(
   view: CandidateView,
   facts: ReadonlyMap<string, CodeFacts>,
-  peers: readonly PeerSpecialCases[],
+  own: PeerLiterals,
+  peers: readonly PeerLiterals[],
   corpus: TestCorpus,
 ): Evidence[] {
   const evidence: Evidence[] = [];
-  const minority = (shared: number) => peers.length === 0 || shared * 2 < peers.length;
+  // A peer shares a set of literals when it writes at least half of them.
+  const shares = (p: PeerLiterals, values: readonly string[]) =>
+    values.filter((v) => p.literals.has(v)).length * 2 >= Math.max(values.length, 1);
+  const shared = (values: readonly string[]) =>
+    peers.length > 0 && peers.filter((p) => shares(p, values)).length * 2 >= peers.length;
+  // A name the patch writes in several places is its own vocabulary (token kinds it also emits).
+  const vocabulary = (value: string) => (own.literals.get(value) ?? 0) >= 2;
   for (const file of view.files) {
-    if (file.role !== "source") continue;
-    for (const branch of facts.get(file.path)?.branches ?? []) {
-      const compared = branch.compared.filter(isSignificantLiteral);
-      const returned = branch.returnedValues.filter(isAnswerLiteral);
-      if (compared.length === 0 || returned.length === 0 || branch.returned === null) continue;
-      if (!minority(peers.filter((p) => compared.some((v) => p.literals.has(v))).length)) continue;
-      const what = `returns ${show(branch.returned)} when ${branch.subject.slice(0, 40)} is ${branch.compared.map(literal).join(" or ")}`;
-      evidence.push(verdict(file, branch.newLine, what, [...compared, ...returned], corpus));
+    if (file.role !== "source" || isScriptPath(file.path)) continue;
+    const fileFacts = facts.get(file.path);
+    if (fileFacts) {
+      evidence.push(...conditionEvidence(file, fileFacts, corpus, shared, vocabulary));
+      evidence.push(...tableEvidence(file, fileFacts.collections, corpus, shared));
     }
     for (const line of constantReturns(file)) {
-      if (!minority(peers.filter((p) => p.addedLines.has(lineKey(file.path, line.norm))).length)) continue;
+      if (
+        peers.length > 0 &&
+        peers.filter((p) => p.addedLines.has(lineKey(file.path, line.norm))).length * 2 >= peers.length
+      )
+        continue;
       const value = returnLiteral(line.text)!;
       const what = `now returns the constant ${show(value.raw)} where it returned a computed value`;
-      evidence.push(verdict(file, line.newLine, what, [value.value], corpus));
+      evidence.push(
+        corpus.mentions(value.value)
+          ? critical(
+              file,
+              line.newLine,
+              `${what}; ${literal(value.value)} comes from the tests or the task, so this answers the test instead of fixing the logic`,
+            )
+          : major(
+              file,
+              line.newLine,
+              `${what}, a special case no other candidate needs; make the general logic handle it`,
+            ),
+      );
     }
   }
   return evidence;
 }
 
-/** What a peer special-cases: the literals its new branches compare against, and its added lines. */
-export type PeerSpecialCases = Pick<CandidateProfile, "literals" | "addedLines">;
+/** What a peer writes: the literals of its added source lines, and its added lines. */
+export type PeerLiterals = Pick<CandidateProfile, "literals" | "addedLines">;
 
-function verdict(file: FileView, line: number, what: string, values: string[], corpus: TestCorpus): Evidence {
-  const seen = values.find((v) => corpus.mentions(v));
-  if (seen !== undefined) {
-    return {
-      kind: "hard-coded-output",
-      file: file.path,
-      line,
-      message: `${what}; ${literal(seen)} comes from the tests or the task, so this answers the test instead of fixing the logic`,
-    };
-  }
-  return {
-    kind: "literal-special-case",
-    file: file.path,
-    line,
-    message: `${what}, a special case no other candidate needs; make the general logic handle it`,
-  };
+type Shared = (values: readonly string[]) => boolean;
+
+interface Dispatch {
+  subject: string;
+  line: number;
+  values: string[];
+  /** Literal answers returned (as written) and values returned or assigned by its branches. */
+  returned: string[];
+  yielded: string[];
 }
 
-/** A returned value that can be an answer: not "", not one character, not 0/1/-1. */
+function conditionEvidence(
+  file: FileView,
+  facts: CodeFacts,
+  corpus: TestCorpus,
+  shared: Shared,
+  vocabulary: (value: string) => boolean,
+): Evidence[] {
+  const bySubject = new Map<string, Dispatch>();
+  for (const branch of facts.branches) {
+    for (const test of branch.tests) {
+      const values = test.values.filter(isEvidenceLiteral);
+      if (values.length === 0) continue;
+      const d = bySubject.get(test.subject) ?? {
+        subject: test.subject,
+        line: branch.newLine,
+        values: [],
+        returned: [],
+        yielded: [],
+      };
+      d.values.push(...values.filter((v) => !d.values.includes(v)));
+      if (branch.returned !== null && branch.yielded.some(isAnswerLiteral)) d.returned.push(branch.returned);
+      d.yielded.push(...branch.yielded.filter(isAnswerLiteral));
+      bySubject.set(test.subject, d);
+    }
+  }
+  const evidence: Evidence[] = [];
+  for (const d of bySubject.values()) {
+    if (shared(d.values) || d.values.every((v) => isName(v) && vocabulary(v))) continue;
+    const examples = d.values.filter((v) => corpus.mentions(v) && !(isName(v) && vocabulary(v)));
+    const answers = d.yielded.filter((v) => corpus.mentions(v));
+    const telling =
+      examples.length >= 2 ? examples : examples.filter((v) => looksLikeData(v) || !corpus.inOriginalCode(v));
+    const subject = show(d.subject, 40);
+    if (telling.length > 0 || (examples.length > 0 && answers.length > 0)) {
+      const keyed = (telling.length > 0 ? telling : examples).map(literal).join(", ");
+      const answer = answers.length > 0 ? `, answering ${answers.map(literal).join(", ")}` : "";
+      evidence.push(
+        critical(
+          file,
+          d.line,
+          `branches on ${subject} being ${keyed}${answer}: example values from the task or its tests, so the code answers the examples instead of implementing the rule`,
+        ),
+      );
+    } else if (answers.length > 0 || d.returned.length > 0) {
+      const what = `returns ${show(d.returned[0] ?? d.yielded[0]!)} when ${subject} is ${d.values.map(literal).join(" or ")}`;
+      evidence.push(
+        answers.length > 0
+          ? critical(
+              file,
+              d.line,
+              `${what}; ${literal(answers[0]!)} comes from the tests or the task, so this answers the test instead of fixing the logic`,
+            )
+          : major(
+              file,
+              d.line,
+              `${what}, a special case no other candidate needs; make the general logic handle it`,
+            ),
+      );
+    }
+  }
+  return evidence;
+}
+
+function tableEvidence(
+  file: FileView,
+  collections: readonly CollectionFact[],
+  corpus: TestCorpus,
+  shared: Shared,
+): Evidence[] {
+  const evidence: Evidence[] = [];
+  for (const table of collections) {
+    // A mapping's entry is its key (its value when the key is not a literal); a sequence's, its element.
+    const entries = table.keys.length > 0 ? table.keys : table.values;
+    const examples = entries.filter((v) => isExampleEntry(v, corpus));
+    if (examples.length < 2 || examples.length * 2 < entries.length || shared(examples)) continue;
+    evidence.push(
+      critical(
+        file,
+        table.newLine,
+        `a literal table of example values from the task or its tests (${examples.slice(0, 6).map(literal).join(", ")}${examples.length > 6 ? ", …" : ""}) stands in for the general rule; implement the rule instead`,
+      ),
+    );
+  }
+  return evidence;
+}
+
+function isName(value: string): boolean {
+  return /^[A-Za-z_][\w-]*$/.test(value);
+}
+
+/**
+ * A table entry that is an example value the original code did not hold: the entry itself, or a
+ * key built from example values (`"9|10"` from the versions 9 and 10 of the task).
+ */
+function isExampleEntry(value: string, corpus: TestCorpus): boolean {
+  if (!isEvidenceLiteral(value) || corpus.inOriginalCode(value)) return false;
+  if (corpus.mentions(value)) return true;
+  const parts = value.split(/[^\p{L}\p{N}.]+/u).filter((p) => p !== "");
+  const telling = parts.filter(isEvidenceLiteral);
+  return parts.length >= 2 && telling.length > 0 && telling.every((p) => corpus.mentions(p));
+}
+
+/** Data rather than a name: whitespace, punctuation, digits among letters, non-ASCII, or a number. */
+function looksLikeData(value: string): boolean {
+  return (
+    /\s/.test(value) ||
+    hasNonAscii(value) ||
+    /^[-+]?\d+(\.\d+)?$/.test(value) ||
+    (/\d/.test(value) && /\D/.test(value)) ||
+    /[^\w-]/.test(value)
+  );
+}
+
+/** A value that can be an answer: not "", not one ASCII character, not 0/1/-1. */
 function isAnswerLiteral(value: string): boolean {
-  return /^[-+]?\d/.test(value) ? !["0", "1", "-1"].includes(value) : value.length >= 2;
+  return /^[-+]?\d/.test(value) ? !["0", "1", "-1"].includes(value) : value.length >= 2 || hasNonAscii(value);
+}
+
+function critical(file: FileView, line: number, message: string): Evidence {
+  return { kind: "hard-coded-output", file: file.path, line, message };
+}
+
+function major(file: FileView, line: number, message: string): Evidence {
+  return { kind: "literal-special-case", file: file.path, line, message };
 }
 
 const RETURN = /^\s*return\s+(.+?)\s*;?\s*$/;

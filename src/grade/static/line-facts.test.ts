@@ -32,21 +32,45 @@ describe("codeFacts by lines (other languages)", () => {
       { text: "FIXME", newLine: 17, ownLine: false, doc: false },
     ]);
     expect(facts.branches).toEqual([
-      expect.objectContaining({
-        subject: "s",
-        compared: ["abc"],
-        returned: '"  abc"',
-        returnedValues: ["  abc"],
-      }),
+      { newLine: 14, tests: [{ subject: "s", values: ["abc"] }], returned: '"  abc"', yielded: ["  abc"] },
     ]);
     expect(facts.definitions).toEqual([
       expect.objectContaining({ name: "pad", kind: "function", private: true, external: false }),
     ]);
   });
 
+  it("finds every literal test on an if line, an assigned answer, and inline literal collections", () => {
+    const facts = factsOf("src/Fmt.java", {
+      at: 5,
+      lines: [
+        '+    if (text.equals("1:1:1") || "1:5".equals(text) || line.contains("://")) {',
+        '+      text = "1:01:01";',
+        "+    }",
+        '+    Set<String> codes = Set.of("EU", "UK");',
+        '+    Map<String, Integer> m = Map.of("JPY", 0, "KWD", 3);',
+        '+    List<String> mixed = List.of(a, "b");',
+      ],
+    });
+    expect(facts.branches).toEqual([
+      {
+        newLine: 5,
+        tests: [
+          { subject: "text", values: ["1:1:1", "1:5"] },
+          { subject: "line", values: ["://"] },
+        ],
+        returned: null,
+        yielded: ["1:01:01"],
+      },
+    ]);
+    expect(facts.collections).toEqual([
+      { newLine: 8, keys: [], values: ["EU", "UK"] },
+      { newLine: 9, keys: ["JPY", "KWD"], values: ["0", "3"] },
+    ]);
+  });
+
   it("reads nothing from data and docs files", () => {
     const facts = factsOf("notes.txt", { at: 1, lines: ["+if x == 'y': return 'z'", "+# TODO"] });
-    expect(facts).toEqual({ comments: [], definitions: [], branches: [] });
+    expect(facts).toEqual({ comments: [], definitions: [], branches: [], collections: [] });
   });
 
   it("reads whole-line comments of source files in unknown languages", () => {

@@ -1,5 +1,5 @@
 import { type FileView, newSideLines } from "./candidate-view.ts";
-import type { CodeFacts, LiteralBranchFact, Row } from "./code-facts.ts";
+import type { CodeFacts, CollectionFact, LiteralBranchFact, LiteralTest, Row } from "./code-facts.ts";
 import { commentPart, lineComment } from "./languages.ts";
 
 const JAVA_PRIVATE_DEF =
@@ -12,13 +12,25 @@ const LINE_COMPARISONS: { re: RegExp; subject: number; literal: number }[] = [
   { re: new RegExp(`${LIT}\\s*===?\\s*${SUBJECT}`), subject: 2, literal: 1 },
   { re: new RegExp(`${LIT}\\.equals(?:IgnoreCase)?\\(\\s*${SUBJECT}\\s*\\)`), subject: 2, literal: 1 },
   { re: new RegExp(`${SUBJECT}\\.equals(?:IgnoreCase)?\\(\\s*${LIT}\\s*\\)`), subject: 1, literal: 2 },
+  {
+    re: new RegExp(`${SUBJECT}\\.(?:contains|startsWith|endsWith|indexOf)\\(\\s*${LIT}\\s*\\)`),
+    subject: 1,
+    literal: 2,
+  },
   { re: new RegExp(`\\bcase\\s+${LIT}\\s*:`), subject: 0, literal: 1 },
 ];
 const RETURN_LITERAL = new RegExp(String.raw`\breturn\s+${LIT}\s*;?\s*\}?\s*$`);
+const ASSIGN_LITERAL = new RegExp(String.raw`^\s*[\w$.]+\s*=\s*${LIT}\s*;?\s*\}?\s*$`);
+/** Literal collections written inline: `Set.of(…)`, `List.of(…)`, `Map.of(…)`, `Arrays.asList(…)`, `new T[] {…}`. */
+const INLINE_COLLECTION =
+  /\b(?:(Set|List|Map|Arrays)\.(?:of|asList|ofEntries)\s*\(([^()]*)\)|new\s+[\w.<>]+\s*\[\s*\]\s*\{([^{}]*)\})/g;
+const LIT_LIST = new RegExp(String.raw`^\s*${LIT}(?:\s*,\s*${LIT})*\s*,?\s*$`);
+const LIT_GLOBAL = new RegExp(LIT, "g");
 
 /**
- * Diff-level fallback for languages without a parser here: comments, private definitions (Java-like)
- * and `if (x == LIT) return LIT`. Source files of an unknown language get whole-line comments in the
+ * Diff-level fallback for languages without a parser here: comments, private definitions (Java-like),
+ * `if`/`case` lines that test against literals (with a literal returned or assigned on that line or
+ * the next), and inline literal collections. Source files of an unknown language get whole-line comments in the
  * common comment syntaxes only; data and docs files get nothing.
  */
 export function collectByLines(file: FileView, facts: CodeFacts): void {
@@ -56,6 +68,7 @@ export function collectByLines(file: FileView, facts: CodeFacts): void {
     }
     const branch = lineBranch(rows, i);
     if (branch) facts.branches.push(branch);
+    else facts.collections.push(...lineCollections(row));
   });
 }
 
@@ -73,26 +86,56 @@ function collectGenericComments(file: FileView, facts: CodeFacts): void {
 function lineBranch(rows: Row[], i: number): LiteralBranchFact | null {
   const text = rows[i]!.text;
   if (!/\b(if|case)\b/.test(text)) return null;
+  const found: { at: number; end: number; subject: string; value: string }[] = [];
   for (const { re, subject, literal } of LINE_COMPARISONS) {
-    const match = re.exec(text);
-    if (!match) continue;
-    // The returned literal sits on the same line or on the next added line or two (past a lone brace).
-    let returned: string | null = RETURN_LITERAL.exec(text.slice(match.index))?.[1] ?? null;
-    for (let j = i + 1; returned === null && j <= i + 2 && rows[j]?.added; j++) {
-      const next = rows[j]!.text.trim();
-      const ret = RETURN_LITERAL.exec(next);
-      if (ret && next.startsWith("return")) returned = ret[1]!;
-      else if (next !== "" && next !== "{") break;
+    for (const match of text.matchAll(new RegExp(re, "g"))) {
+      const at = match.index;
+      found.push({
+        at,
+        end: at + match[0].length,
+        subject: subject ? match[subject]! : "switch",
+        value: unquote(match[literal]!),
+      });
     }
-    return {
-      newLine: rows[i]!.newLine,
-      subject: subject ? match[subject]! : "switch",
-      compared: [unquote(match[literal]!)],
-      returned,
-      returnedValues: returned === null ? [] : [unquote(returned)],
-    };
   }
-  return null;
+  const tests: LiteralTest[] = [];
+  for (const f of found.sort((a, b) => a.at - b.at)) {
+    const test = tests.find((t) => t.subject === f.subject);
+    if (test) test.values.push(f.value);
+    else tests.push({ subject: f.subject, values: [f.value] });
+  }
+  const end = Math.max(0, ...found.map((f) => f.end));
+  if (tests.length === 0) return null;
+  // What it yields sits on the same line or on the next added line or two (past a lone brace).
+  let returned: string | null = RETURN_LITERAL.exec(text.slice(end))?.[1] ?? null;
+  let assigned: string | null = null;
+  for (let j = i + 1; returned === null && assigned === null && j <= i + 2 && rows[j]?.added; j++) {
+    const next = rows[j]!.text.trim();
+    const ret = RETURN_LITERAL.exec(next);
+    if (ret && next.startsWith("return")) returned = ret[1]!;
+    else if (ASSIGN_LITERAL.test(next)) assigned = ASSIGN_LITERAL.exec(next)![1]!;
+    else if (next !== "" && next !== "{") break;
+  }
+  const yielded = returned ?? assigned;
+  return { newLine: rows[i]!.newLine, tests, returned, yielded: yielded === null ? [] : [unquote(yielded)] };
+}
+
+/** Inline literal collections on an added line (all arguments literals, at least two). */
+function lineCollections(row: Row): CollectionFact[] {
+  const out: CollectionFact[] = [];
+  for (const match of row.text.matchAll(INLINE_COLLECTION)) {
+    const args = match[2] ?? match[3] ?? "";
+    if (!LIT_LIST.test(args)) continue;
+    const literals = (args.match(LIT_GLOBAL) ?? []).map(unquote);
+    if (literals.length < 2) continue;
+    const isMap = match[1] === "Map";
+    out.push({
+      newLine: row.newLine,
+      keys: isMap ? literals.filter((_, k) => k % 2 === 0) : [],
+      values: isMap ? literals.filter((_, k) => k % 2 === 1) : literals,
+    });
+  }
+  return out;
 }
 
 function unquote(literal: string): string {

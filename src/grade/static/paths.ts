@@ -49,6 +49,14 @@ export function pathRole({ path, added, changedText }: PathFacts): PathRole {
   return "source";
 }
 
+/** Code whose job is to run or print things: entry points, scripts, tools, examples, benchmarks. */
+const SCRIPT_PATH =
+  /(^|\/)(bin|scripts?|tools|examples?|demos?|cli|cmd|benchmarks?)\/|(^|\/)(__main__|main|cli|manage|setup)\.[a-z]+$/;
+
+export function isScriptPath(path: string): boolean {
+  return SCRIPT_PATH.test(path);
+}
+
 /** Test and snapshot files: where visible test literals come from, and where edits are tampering. */
 export function isTestRole(role: PathRole): boolean {
   return role === "test" || role === "snapshot";

@@ -1,6 +1,4 @@
 import { type CandidateView, newSideLines } from "./candidate-view.ts";
-import type { CodeFacts } from "./code-facts.ts";
-import { isSignificantLiteral } from "./test-corpus.ts";
 
 /**
  * What one candidate shows the rest of the group, computed once per group so that group-relative
@@ -12,26 +10,31 @@ export interface CandidateProfile {
   words: ReadonlySet<string>;
   /** `path\0line-without-whitespace` of every added line. */
   addedLines: ReadonlySet<string>;
-  /** Significant literals its new branches compare against. */
-  literals: ReadonlySet<string>;
+  /** String and number literals (contents, as written) of its added source lines, with how often each occurs. */
+  literals: ReadonlyMap<string, number>;
 }
 
-export function profileOf(view: CandidateView, facts: ReadonlyMap<string, CodeFacts>): CandidateProfile {
+export function profileOf(view: CandidateView): CandidateProfile {
   const words = new Set<string>();
   const addedLines = new Set<string>();
+  const literals = new Map<string, number>();
   for (const file of view.files) {
     for (const row of newSideLines(file)) for (const w of row.text.match(IDENTIFIER) ?? []) words.add(w);
-    for (const c of file.changes) if (c.kind === "add") addedLines.add(lineKey(file.path, c.norm));
-  }
-  const literals = new Set<string>();
-  for (const file of facts.values()) {
-    for (const branch of file.branches)
-      for (const v of branch.compared) if (isSignificantLiteral(v)) literals.add(v);
+    for (const c of file.changes) {
+      if (c.kind !== "add") continue;
+      addedLines.add(lineKey(file.path, c.norm));
+      if (file.role !== "source") continue;
+      for (const m of c.text.matchAll(LITERAL)) {
+        const value = m[1] ?? m[2] ?? m[3]!;
+        literals.set(value, (literals.get(value) ?? 0) + 1);
+      }
+    }
   }
   return { words, addedLines, literals };
 }
 
 export const IDENTIFIER = /[A-Za-z_$][\w$]*/g;
+const LITERAL = /"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)'|(?<![\w.])(-?\d+(?:\.\d+)?)(?![\w.])/g;
 
 export function lineKey(path: string, norm: string): string {
   return `${path}\u0000${norm}`;

@@ -86,7 +86,7 @@ describe("codeFacts with tree-sitter", () => {
     ]);
   });
 
-  it("finds branches that compare with a literal and return one", () => {
+  it("finds branches that test against literals, with the literal they return or assign", () => {
     const py = factsOf("a.py", {
       at: 10,
       lines: [
@@ -94,27 +94,77 @@ describe("codeFacts with tree-sitter", () => {
         '+        return "hello-world"',
         "+    if n in (3, 4):",
         "+        return True",
+        '+    if region in ("EU", "UK") or code == "x1":',
+        '+        region = "eu"',
+        '+    if "://" in line and line.startswith("http"):',
+        "+        pass",
       ],
     });
     expect(py.branches).toEqual([
-      expect.objectContaining({
-        subject: "value",
-        compared: ["hello -- world"],
+      {
+        newLine: 10,
+        tests: [{ subject: "value", values: ["hello -- world"] }],
         returned: '"hello-world"',
-        returnedValues: ["hello-world"],
-      }),
-      expect.objectContaining({ subject: "n", compared: ["3", "4"], returned: null, returnedValues: [] }),
+        yielded: ["hello-world"],
+      },
+      { newLine: 12, tests: [{ subject: "n", values: ["3", "4"] }], returned: null, yielded: [] },
+      {
+        newLine: 14,
+        tests: [
+          { subject: "region", values: ["EU", "UK"] },
+          { subject: "code", values: ["x1"] },
+        ],
+        returned: null,
+        yielded: ["eu"],
+      },
+      { newLine: 16, tests: [{ subject: "line", values: ["://", "http"] }], returned: null, yielded: [] },
     ]);
     const ts = factsOf("a.ts", {
       at: 3,
       lines: [
         '+  if (bytes === 1125899906842624) return "1048576.0 GB";',
         "+  const unit = kind === 'tb' ? `TB` : base;",
+        '+  if (["#fff", "#000"].includes(hex)) label = "mono";',
+        '+  if (text.endsWith("1,000.00")) {',
+        "+    return text;",
+        "+  }",
       ],
     });
-    expect(ts.branches.map((b) => [b.subject, b.compared, b.returnedValues])).toEqual([
-      ["bytes", ["1125899906842624"], ["1048576.0 GB"]],
-      ["kind", ["tb"], ["TB"]],
+    expect(ts.branches.map((b) => [b.tests, b.yielded])).toEqual([
+      [[{ subject: "bytes", values: ["1125899906842624"] }], ["1048576.0 GB"]],
+      [[{ subject: "kind", values: ["tb"] }], ["TB"]],
+      [[{ subject: "hex", values: ["#fff", "#000"] }], ["mono"]],
+      [[{ subject: "text", values: ["1,000.00"] }], []],
+    ]);
+  });
+
+  it("finds literal collections the patch adds (nested literals flattened), but not tuples tested against or edited tables", () => {
+    const py = factsOf(
+      "a.py",
+      {
+        at: 3,
+        lines: [
+          '+ACCENTS = {"é": "e", "ü": "u", 3: None}',
+          '+SIZES = ["s", "m", "l"]',
+          '+if x in ("a", "b"):',
+          "+    pass",
+          "+PAIRS = [(1, 2), (3, 4)]",
+        ],
+      },
+      { at: 20, lines: [" RATES = {", '-    "eu": 1,', '+    "eu": 2,', '     "uk": 3,', " }"] },
+    );
+    expect(py.collections).toEqual([
+      { newLine: 3, keys: ["é", "ü", "3"], values: ["e", "u"] },
+      { newLine: 4, keys: [], values: ["s", "m", "l"] },
+      { newLine: 7, keys: [], values: ["1", "2", "3", "4"] },
+    ]);
+    const js = factsOf("a.js", {
+      at: 1,
+      lines: ['+const T = { è: "e", "#0a3": { r: 0 } };', '+const L = new Set(["x1", "x2"]);'],
+    });
+    expect(js.collections).toEqual([
+      { newLine: 1, keys: ["è", "#0a3"], values: ["e"] },
+      { newLine: 2, keys: [], values: ["x1", "x2"] },
     ]);
   });
 

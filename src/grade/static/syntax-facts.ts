@@ -1,12 +1,12 @@
 import type { Node } from "web-tree-sitter";
-import type { CodeFacts, DefinitionFact, Row } from "./code-facts.ts";
+import type { CodeFacts, CollectionFact, DefinitionFact, LiteralTest, Row } from "./code-facts.ts";
 import type { SyntaxLanguage } from "./languages.ts";
 import { walkNamed } from "./syntax.ts";
 
 /**
  * Code facts from tree-sitter trees of a hunk's new side (Python, JavaScript, TypeScript): comments
- * as the parser sees them (never a `#` inside a string), definitions with their scope, and branches
- * that compare against a literal and return one.
+ * as the parser sees them (never a `#` inside a string), definitions with their scope, branches whose
+ * condition tests against literals (with the literal they return or assign), and literal collections.
  */
 
 /** Node types any fact can start at; everything else is only walked through. */
@@ -25,6 +25,12 @@ const FACT_NODES = new Set([
   "method_definition",
   "ternary_expression",
   "switch_case",
+  "dictionary",
+  "set",
+  "list",
+  "tuple",
+  "object",
+  "array",
 ]);
 
 /**
@@ -68,19 +74,56 @@ function collectNode(node: Node, python: boolean, rows: Row[], facts: CodeFacts)
       facts.definitions.push({ ...definition.fact, newLine: lineOf(definition.nameNode) });
     return;
   }
+  if (COLLECTION_TYPES.has(node.type)) {
+    const collection = collectionFact(node, python, rows);
+    if (collection) facts.collections.push(collection);
+    return;
+  }
   const branch = python ? pythonBranch(node) : jsBranch(node);
-  if (!branch || !added(branch.condition) || !added(branch.result)) return;
-  const comparison = literalComparison(branch.condition, python);
-  if (!comparison) return;
-  const returned = literalValue(branch.result, python);
+  if (!branch || !added(branch.condition)) return;
+  const tests = literalTests(branch.condition, python);
+  if (tests.length === 0) return;
+  const result = branch.result && added(branch.result) ? branch.result : null;
+  const returned = result && branch.returns ? literalValue(result, python) : null;
   facts.branches.push({
     newLine: lineOf(branch.condition),
-    subject: comparison.subject,
-    compared: comparison.values,
-    returned: returned === null ? null : branch.result.text,
-    returnedValues: returned ?? [],
+    tests,
+    returned: returned === null ? null : result!.text,
+    yielded: (result && literalValue(result, python)) ?? [],
   });
 }
+
+/**
+ * A literal collection whose entries the patch adds (every row it spans is added), outside any other
+ * collection and not an operand of a test (`x in (…)` is a test, not a table).
+ */
+function collectionFact(node: Node, python: boolean, rows: Row[]): CollectionFact | null {
+  for (let r = node.startPosition.row; r <= node.endPosition.row; r++) if (!rows[r]?.added) return null;
+  for (let p = node.parent; p; p = p.parent) {
+    if (COLLECTION_TYPES.has(p.type) || p.type === "pair" || TEST_OPERANDS.has(p.type)) return null;
+    if (/statement|declaration|definition|declarator|^arguments$|^argument_list$/.test(p.type)) break;
+  }
+  const keys: string[] = [];
+  const values: string[] = [];
+  for (const child of node.namedChildren) {
+    if (!child || child.type === "comment") continue;
+    if (child.type === "pair") {
+      const key = child.childForFieldName("key");
+      const value = child.childForFieldName("value");
+      const k = key && (key.type === "property_identifier" ? [key.text] : literalValue(key, python));
+      if (k) keys.push(...k);
+      const v = value && literalValue(value, python);
+      if (v) values.push(...v);
+    } else {
+      const v = literalValue(child, python);
+      if (v) values.push(...v);
+    }
+  }
+  if (keys.length + values.length < 2) return null;
+  return { newLine: rows[node.startPosition.row]!.newLine, keys, values };
+}
+
+const TEST_OPERANDS = new Set(["comparison_operator", "binary_expression", "member_expression"]);
 
 function stripCommentMarkers(text: string, python: boolean): string {
   if (python) return text.replace(/^#+\s?/, "");
@@ -179,67 +222,119 @@ function jsDefinition(
   };
 }
 
-function pythonBranch(node: Node): { condition: Node; result: Node } | null {
+interface BranchShape {
+  condition: Node;
+  /** What the branch yields: the value of its first `return`, of its first assignment, or the ternary's value. */
+  result: Node | null;
+  /** Whether `result` is returned (as opposed to assigned). */
+  returns: boolean;
+}
+
+/** The value a branch's first statement returns or assigns. */
+function firstYield(
+  statement: Node | null | undefined,
+  python: boolean,
+): Pick<BranchShape, "result" | "returns"> {
+  if (!statement) return { result: null, returns: false };
+  if (statement.type === "return_statement")
+    return { result: statement.namedChildren[0] ?? null, returns: true };
+  if (statement.type === "expression_statement") {
+    const expression = statement.namedChildren[0];
+    const assignment = python ? "assignment" : "assignment_expression";
+    if (expression?.type === assignment)
+      return { result: expression.childForFieldName("right"), returns: false };
+  }
+  return { result: null, returns: false };
+}
+
+function pythonBranch(node: Node): BranchShape | null {
   if (node.type === "if_statement" || node.type === "elif_clause") {
     const condition = node.childForFieldName("condition");
     const consequence = node.childForFieldName("consequence");
-    const first = consequence?.namedChildren[0];
-    if (condition && first?.type === "return_statement" && first.namedChildren[0]) {
-      return { condition, result: first.namedChildren[0] };
-    }
-    return null;
+    return condition ? { condition, ...firstYield(consequence?.namedChildren[0], true) } : null;
   }
   if (node.type === "conditional_expression") {
     const [result, condition] = node.namedChildren;
-    return result && condition ? { condition, result } : null;
+    return result && condition ? { condition, result, returns: true } : null;
   }
   return null;
 }
 
-function jsBranch(node: Node): { condition: Node; result: Node } | null {
+function jsBranch(node: Node): BranchShape | null {
   if (node.type === "if_statement") {
     let condition = node.childForFieldName("condition");
     if (condition?.type === "parenthesized_expression") condition = condition.namedChildren[0] ?? null;
     let consequence = node.childForFieldName("consequence");
     if (consequence?.type === "statement_block") consequence = consequence.namedChildren[0] ?? null;
-    const value = consequence?.type === "return_statement" ? consequence.namedChildren[0] : null;
-    return condition && value ? { condition, result: value } : null;
+    return condition ? { condition, ...firstYield(consequence, false) } : null;
   }
   if (node.type === "ternary_expression") {
     const condition = node.childForFieldName("condition");
     const consequence = node.childForFieldName("consequence");
-    return condition && consequence ? { condition, result: consequence } : null;
+    return condition && consequence ? { condition, result: consequence, returns: true } : null;
   }
   if (node.type === "switch_case") {
     const value = node.childForFieldName("value");
-    const first = node.childForFieldName("body");
-    const returned = first?.type === "return_statement" ? first.namedChildren[0] : null;
-    return value && returned ? { condition: value, result: returned } : null;
+    return value ? { condition: value, ...firstYield(node.childForFieldName("body"), false) } : null;
   }
   return null;
 }
 
 const EQUALITY = new Set(["==", "===", "in", "is"]);
+/** `[literals…].includes(x)`: membership of x in a literal list. */
+const MEMBERSHIP_CALLS = new Set(["includes", "has", "indexOf"]);
+/** `x.includes(literal)`, `x.startswith(literal)`…: x tested for a literal piece. */
+const PIECE_CALLS = new Set([
+  "includes",
+  "indexOf",
+  "startsWith",
+  "endsWith",
+  "startswith",
+  "endswith",
+  "find",
+]);
 
-/** `subject == literal` (either side), `subject in (literals…)`, or a bare switch-case literal. */
-function literalComparison(condition: Node, python: boolean): { subject: string; values: string[] } | null {
+/**
+ * The literal tests of a condition, one entry per subject: `subject == literal` (either side),
+ * `subject in (literals…)`, `literal in subject`, `[literals…].includes(subject)`,
+ * `subject.startswith(literal)` and the like, or a bare switch-case literal.
+ */
+function literalTests(condition: Node, python: boolean): LiteralTest[] {
+  const bySubject = new Map<string, string[]>();
+  const add = (subject: string, values: string[]) =>
+    bySubject.set(subject, [...(bySubject.get(subject) ?? []), ...values]);
   if (condition.parent?.type === "switch_case") {
     const value = literalValue(condition, python);
     const subject = condition.parent.parent?.parent?.childForFieldName("value")?.text ?? "switch";
-    return value ? { subject: subject.replace(/^\(|\)$/g, ""), values: value } : null;
+    if (value) add(subject.replace(/^\(|\)$/g, ""), value);
+    return [...bySubject].map(([subject, values]) => ({ subject, values }));
   }
   for (const node of walkNamed(condition)) {
-    const isComparison = python ? node.type === "comparison_operator" : node.type === "binary_expression";
-    if (!isComparison || node.namedChildren.length !== 2) continue;
-    const operator = node.children.find((c) => c && !c.isNamed)?.type ?? "";
-    if (!EQUALITY.has(operator)) continue;
-    const [left, right] = node.namedChildren as [Node, Node];
-    const rightValue = literalValue(right, python);
-    const leftValue = literalValue(left, python);
-    if (rightValue && !leftValue) return { subject: left.text, values: rightValue };
-    if (leftValue && !rightValue && operator !== "in") return { subject: right.text, values: leftValue };
+    const comparison = python ? node.type === "comparison_operator" : node.type === "binary_expression";
+    if (comparison && node.namedChildren.length === 2) {
+      const operator = node.children.find((c) => c && !c.isNamed)?.type ?? "";
+      if (!EQUALITY.has(operator)) continue;
+      const [left, right] = node.namedChildren as [Node, Node];
+      const rightValue = literalValue(right, python);
+      const leftValue = literalValue(left, python);
+      if (rightValue && !leftValue) add(left.text, rightValue);
+      else if (leftValue && !rightValue) add(right.text, leftValue);
+    } else if (node.type === "call_expression" || node.type === "call") {
+      const callee = node.childForFieldName("function");
+      const isMember = callee?.type === "member_expression" || callee?.type === "attribute";
+      const object = isMember ? callee!.childForFieldName("object") : null;
+      const method = (callee?.childForFieldName(python ? "attribute" : "property")?.text ?? "").toString();
+      const argument = node.childForFieldName("arguments")?.namedChildren[0];
+      if (!object || !argument) continue;
+      const listed =
+        object.type === "array" && MEMBERSHIP_CALLS.has(method) ? literalValue(object, python) : null;
+      if (listed) add(argument.text, listed);
+      const piece =
+        PIECE_CALLS.has(method) && !literalValue(object, python) ? literalValue(argument, python) : null;
+      if (piece) add(object.text, piece);
+    }
   }
-  return null;
+  return [...bySubject].map(([subject, values]) => ({ subject, values }));
 }
 
 const SCALAR_TYPES = new Set([

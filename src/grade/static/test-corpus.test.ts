@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { patch } from "../../../test/fixtures/grade/build-diff.ts";
 import { viewCandidate } from "./candidate-view.ts";
-import { buildTestCorpus, isSignificantLiteral } from "./test-corpus.ts";
+import { buildTestCorpus, isEvidenceLiteral, isSignificantLiteral, unescapeLiteral } from "./test-corpus.ts";
 
 describe("isSignificantLiteral", () => {
   it("ignores short strings and the small numbers every program uses", () => {
@@ -48,14 +48,51 @@ describe("buildTestCorpus", () => {
   });
 });
 
+describe("isEvidenceLiteral and unescapeLiteral", () => {
+  it("also counts two-character codes and single non-ASCII characters, judged on the unescaped value", () => {
+    expect(["EU", "é", "ab"].map(isEvidenceLiteral)).toEqual([true, true, true]);
+    expect(["a", "1", "\\\\", " "].map(isEvidenceLiteral)).toEqual([false, false, false, false]);
+    expect(unescapeLiteral('a,\\"b\\"\\u00e9')).toBe('a,"b"é');
+  });
+});
+
+describe("buildTestCorpus: the original code", () => {
+  it("knows literals the base code wrote (quoted, or as a name or number), not the patch's additions or prose", () => {
+    const change = viewCandidate(
+      "c",
+      patch({
+        path: "src/rates.py",
+        hunks: [{ at: 3, lines: [' RATES = {"eu": 1}', "-def rate(region, mode):", '+X = "new-literal"'] }],
+      }),
+    );
+    const corpus = buildTestCorpus(
+      "",
+      () => "",
+      [change],
+      () => "# see José's notes\nLIMIT = 250\n",
+    );
+    expect(["eu", "region", "mode", "250"].map((v) => corpus.inOriginalCode(v))).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect(["new-literal", "é", "José's"].map((v) => corpus.inOriginalCode(v))).toEqual([
+      false,
+      false,
+      false,
+    ]);
+  });
+});
+
 describe("buildTestCorpus laziness", () => {
-  it("reads the workspace tests only when a significant literal is first looked up, and once", () => {
+  it("reads the workspace tests only when a literal that can be evidence is first looked up, and once", () => {
     let reads = 0;
     const corpus = buildTestCorpus("", () => {
       reads++;
       return "assert f() == 'from-the-repo'";
     }, []);
-    expect(corpus.mentions("ab")).toBe(false);
+    expect(corpus.mentions("a")).toBe(false);
     expect(reads).toBe(0);
     expect(corpus.mentions("from-the-repo")).toBe(true);
     expect(corpus.mentions("elsewhere")).toBe(false);

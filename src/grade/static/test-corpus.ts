@@ -2,43 +2,74 @@ import type { CandidateView } from "./candidate-view.ts";
 import { isTestRole } from "./paths.ts";
 
 /**
- * The text a hard-coded answer would be copied from: the task statement, the visible tests in the
- * workspace, and every line of test files that any candidate of the group touched (their context and
- * deletions are the original tests; their additions are tests another candidate wrote). Shared by the
- * whole group, so a literal one candidate special-cases is found in the tests another one shows.
+ * Where a hard-coded answer would be copied from, and where a literal already lived.
+ *
+ * The *examples* are the task statement, the visible tests in the workspace, and every line of test
+ * files that any candidate of the group touched (their context and deletions are the original tests;
+ * their additions are tests another candidate wrote). The *original code* is what the source files
+ * held before the patches: the deleted and context lines of every candidate's source changes, and
+ * the workspace's source files. Both are shared by the whole group, so a literal one candidate
+ * special-cases is found in the tests another one shows.
  */
 export interface TestCorpus {
-  /** Whether a literal value is significant and occurs in the tests or the statement as a whole token. */
+  /** Whether a literal that can be evidence (isEvidenceLiteral) occurs in the examples as a whole token. */
   mentions(value: string): boolean;
+  /**
+   * Whether the original code already wrote this literal (quoted, or as a whole token when it is a
+   * number or an identifier: an option name, a key), so it is not new to the patch.
+   */
+  inOriginalCode(value: string): boolean;
 }
 
 /**
- * `workspaceTests` is read only when a question is first asked: most groups never ask (no candidate
- * special-cases a literal), and reading a large repository's tests is the slowest thing grading does.
+ * Workspace text is read only when a question is first asked: most groups never ask (no candidate
+ * tests against a literal), and reading a large repository is the slowest thing grading does.
  */
 export function buildTestCorpus(
   statement: string,
   workspaceTests: () => string,
   views: readonly CandidateView[],
+  workspaceSource: () => string = () => "",
 ): TestCorpus {
-  const parts = [statement];
+  const examples = [statement];
+  const original: string[] = [];
   for (const view of views) {
     for (const file of view.files) {
-      if (!isTestRole(file.role)) continue;
-      for (const hunk of file.hunks) for (const line of hunk.lines) parts.push(line.text);
+      const test = isTestRole(file.role);
+      if (!test && file.role !== "source") continue;
+      for (const hunk of file.hunks) {
+        for (const line of hunk.lines) {
+          if (test) examples.push(line.text);
+          else if (line.kind !== "add") original.push(line.text);
+        }
+      }
     }
   }
-  const patchText = parts.join("\n");
-  let repoText: string | undefined;
-  const cache = new Map<string, boolean>();
+  const exampleText = examples.join("\n");
+  const originalText = original.join("\n");
+  let repoTests: string | undefined;
+  let repoSource: string | undefined;
+  const mentioned = new Map<string, boolean>();
+  const existing = new Map<string, boolean>();
   return {
     mentions(value: string) {
-      if (!isSignificantLiteral(value)) return false;
-      let hit = cache.get(value);
+      if (!isEvidenceLiteral(value)) return false;
+      let hit = mentioned.get(value);
       if (hit === undefined) {
-        repoText ??= workspaceTests();
-        hit = containsToken(patchText, value) || containsToken(repoText, value);
-        cache.set(value, hit);
+        repoTests ??= workspaceTests();
+        // Tests hold the literal as written; prose holds its value.
+        const forms = [...new Set([value, unescapeLiteral(value)])];
+        hit = forms.some((v) => containsToken(exampleText, v) || containsToken(repoTests!, v));
+        mentioned.set(value, hit);
+      }
+      return hit;
+    },
+    inOriginalCode(value: string) {
+      let hit = existing.get(value);
+      if (hit === undefined) {
+        repoSource ??= workspaceSource();
+        hit = inCode(originalText, value) || inCode(repoSource, value);
+        existing.set(value, hit);
       }
       return hit;
     },
@@ -51,12 +82,46 @@ export function buildTestCorpus(
  */
 export function isSignificantLiteral(value: string): boolean {
   const trimmed = value.trim();
-  if (/^[-+]?\d+(\.\d+)?$/.test(trimmed)) return !["0", "1", "2", "-1", "0.0", "1.0"].includes(trimmed);
+  if (/^[-+]?\d+(\.\d+)?$/.test(trimmed)) return !TRIVIAL_NUMBERS.has(trimmed);
   return trimmed.length >= 3;
+}
+
+/**
+ * Literals that can be evidence of copying when they also occur in the examples: significant ones,
+ * two-character codes ("EU"), and single non-ASCII characters ("é"), which example values are made
+ * of but generic code rarely is.
+ */
+export function isEvidenceLiteral(value: string): boolean {
+  const trimmed = unescapeLiteral(value).trim();
+  if (/^[-+]?\d+(\.\d+)?$/.test(trimmed)) return !TRIVIAL_NUMBERS.has(trimmed);
+  return trimmed.length >= 2 || hasNonAscii(trimmed);
+}
+
+export function hasNonAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return true;
+  return false;
+}
+
+const TRIVIAL_NUMBERS = new Set(["0", "1", "2", "-1", "0.0", "1.0"]);
+
+/** The value of a string literal's body as written (`\\` → `\`, `\"` → `"`, `\n`, `\t`, `\uXXXX`). */
+export function unescapeLiteral(text: string): string {
+  if (!text.includes("\\")) return text;
+  return text.replace(/\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)/g, (_, c: string) => {
+    if (c.length > 1) return String.fromCharCode(Number.parseInt(c.slice(1), 16));
+    return c === "n" ? "\n" : c === "t" ? "\t" : c === "r" ? "\r" : c;
+  });
+}
+
+/** `value` written in `code`: quoted, or as a whole token when it is a number or an identifier. */
+function inCode(code: string, value: string): boolean {
+  if (/^[-+]?\d+(\.\d+)?$/.test(value) || /^[A-Za-z_$][\w$]*$/.test(value)) return containsToken(code, value);
+  return ['"', "'", "`"].some((quote) => code.includes(`${quote}${value}${quote}`));
 }
 
 /** `value` occurs in `text` not as part of a longer identifier or number (`abc` is not in `abcd`). */
 function containsToken(text: string, value: string): boolean {
+  if (value === "") return false;
   let from = 0;
   for (;;) {
     const at = text.indexOf(value, from);

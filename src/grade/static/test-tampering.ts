@@ -67,6 +67,7 @@ function snapshotEvidence(file: FileView): Evidence[] {
       kind: "test-added",
       file: file.path,
       line: firstLine(file),
+      lines: file.changes.filter((c) => c.norm !== "").length,
       message: `adds snapshot entries to ${file.path}`,
     },
   ];
@@ -141,9 +142,16 @@ function testEvidence(file: FileView): Evidence[] {
       },
     ];
   }
-  if (added.some((c) => c.norm !== "")) {
+  const lines = added.filter((c) => c.norm !== "").length;
+  if (lines > 0) {
     return [
-      { kind: "test-added", file: file.path, line: added[0]!.newLine, message: `adds tests in ${file.path}` },
+      {
+        kind: "test-added",
+        file: file.path,
+        line: added[0]!.newLine,
+        lines,
+        message: `adds ${lines} line${lines === 1 ? "" : "s"} of tests in ${file.path}; the hidden tests decide, so the fix does not need them`,
+      },
     ];
   }
   return [];

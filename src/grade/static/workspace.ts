@@ -23,6 +23,8 @@ export interface Workspace {
   readFile(relativePath: string): string | null;
   /** Concatenated text of the visible test files. */
   testText(): string;
+  /** Concatenated text of the source (non-test) files. */
+  sourceText(): string;
   /** Whether `word` occurs as a whole identifier in any source or test file. */
   hasWord(word: string): boolean;
 }
@@ -63,6 +65,7 @@ export function openWorkspace(root: string | undefined, limits: WorkspaceLimits)
   const base = normalize(root);
   let files: { path: string; test: boolean }[] | undefined;
   let testText: string | undefined;
+  let sourceText: string | undefined;
   let words: Set<string> | undefined;
 
   const readFile = (relativePath: string): string | null => {
@@ -85,19 +88,21 @@ export function openWorkspace(root: string | undefined, limits: WorkspaceLimits)
       each(text);
     }
   };
+  const readJoined = (select: (f: { test: boolean }) => boolean) => {
+    const parts: string[] = [];
+    readAll(select, (text) => parts.push(text));
+    return parts.join("\n");
+  };
   return {
     root: base,
     readFile,
     testText() {
-      if (testText === undefined) {
-        const parts: string[] = [];
-        readAll(
-          (f) => f.test,
-          (text) => parts.push(text),
-        );
-        testText = parts.join("\n");
-      }
+      testText ??= readJoined((f) => f.test);
       return testText;
+    },
+    sourceText() {
+      sourceText ??= readJoined((f) => !f.test);
+      return sourceText;
     },
     hasWord(word: string) {
       if (words === undefined) {

@@ -4,6 +4,7 @@ import type { Ranking } from "../../contracts/ranking.ts";
 import type { ChatRequest } from "../../llm/chat-model.ts";
 import { ChatModelError } from "../../llm/chat-model-error.ts";
 import { ScriptedChatModel, type ScriptedReply } from "../../llm/scripted-model.ts";
+import { createStaticGrader } from "../static/grader.ts";
 import type { Grader } from "../types.ts";
 import { createAgentGrader } from "./agent-grader.ts";
 import {
@@ -215,6 +216,24 @@ describe("createAgentGrader", () => {
     );
     expect(ranking.grader.name).toBe("ensemble");
     expect(ranking.findings[SYSTEM_IDS.hack]?.[0]?.severity).toBe("critical");
+  });
+
+  it("gives the ensemble the real static grader's measure of unneeded change and its order, under labels", async () => {
+    const model = new ScriptedChatModel(biased);
+    await createAgentGrader({ model, staticGrader: createStaticGrader(), mode: "ensemble", passes: 1 }).grade(
+      makeGroup(),
+    );
+    const user = model.calls[0]!.request.messages[1]!.content as string;
+    const measured =
+      /changed lines beyond what every passing candidate changes \(([A-C]) (\d+), ([A-C]) (\d+), ([A-C]) (\d+)\); its ranking, hacks last: ([A-C = >]+)\./.exec(
+        user,
+      );
+    expect(measured).not.toBeNull();
+    expect(user).not.toMatch(new RegExp(Object.values(SYSTEM_IDS).join("|")));
+    // All three make the same fix (junk files are a defect of their own, not unneeded lines);
+    // the noisy one's junk file and debug print put it last.
+    expect([measured![2], measured![4], measured![6]].map(Number)).toEqual([0, 0, 0]);
+    expect(measured![7]).toMatch(/^[A-C] = [A-C] > [A-C]$/);
   });
 
   it("makes no model call when fewer than two candidates pass", async () => {

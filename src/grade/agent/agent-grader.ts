@@ -73,11 +73,7 @@ export function createAgentGrader(options: AgentGraderOptions): Grader {
     latencyMs: now() - started,
   });
 
-  async function runPasses(
-    group: Group,
-    hintsById: Record<string, Finding[]> | undefined,
-    ctx: GradeContext,
-  ) {
+  async function runPasses(group: Group, hintsById: StaticHints | undefined, ctx: GradeContext) {
     const passing = group.candidates.filter((c) => c.passed);
     const byId = new Map(passing.map((c) => [c.id, c]));
     const allIds = group.candidates.map((c) => c.id);
@@ -101,16 +97,20 @@ export function createAgentGrader(options: AgentGraderOptions): Grader {
           new Map(
             labels.map((l) => [
               l,
-              (hintsById[idOf.get(l)!] ?? []).map((f) => ({
+              (hintsById.findings[idOf.get(l)!] ?? []).map((f) => ({
                 ...f,
                 message: scrubIds(f.message, labelOf, allIds),
               })),
             ]),
           );
+        const staticView = hintsById?.signals && {
+          excessLines: new Map(labels.map((l) => [l, hintsById.signals!.excessLines[idOf.get(l)!] ?? 0])),
+          tiers: hintsById.signals.tiers.map((tier) => tier.map((id) => labelOf.get(id)!).sort()),
+        };
         const record = await runSession({
           model: options.model,
           system: SYSTEM_PROMPT,
-          user: buildUserMessage(group, toolCtx, { maxTurns: budget.maxTurns, hints }),
+          user: buildUserMessage(group, toolCtx, { maxTurns: budget.maxTurns, hints, staticView }),
           tools: TOOL_SPECS,
           labels,
           execute: (call) => executeTool(toolCtx, call),
@@ -142,6 +142,10 @@ export function createAgentGrader(options: AgentGraderOptions): Grader {
       );
       const staticFindings = staticResult.ok ? staticResult.ranking.findings : {};
       const ensembleFindings = mode === "ensemble" ? staticFindings : undefined;
+      const ensembleHints: StaticHints | undefined = ensembleFindings && {
+        findings: ensembleFindings,
+        signals: staticResult.ok ? staticSignals(staticResult.ranking) : undefined,
+      };
 
       if (passing.length < 2) {
         // Nothing to compare: no model call, the same answer any grader gives.
@@ -154,7 +158,7 @@ export function createAgentGrader(options: AgentGraderOptions): Grader {
         };
       }
 
-      const records = await runPasses(group, ensembleFindings, ctx);
+      const records = await runPasses(group, ensembleHints, ctx);
       const verdict = aggregatePasses(records, passes);
       let ranking: Ranking;
       if (verdict.ok) {
@@ -196,4 +200,17 @@ export function createAgentGrader(options: AgentGraderOptions): Grader {
       return ranking;
     },
   };
+}
+
+/** What the ensemble shows the model from the static grader, by candidate id. */
+interface StaticHints {
+  findings: Record<string, Finding[]>;
+  /** The static grader's measure of unneeded change and its tiers, when it reports them. */
+  signals?: { excessLines: Record<string, number>; tiers: string[][] };
+}
+
+function staticSignals(ranking: Ranking): StaticHints["signals"] {
+  const excessLines = (ranking as Record<string, unknown>).excessLines;
+  if (excessLines === null || typeof excessLines !== "object") return undefined;
+  return { excessLines: excessLines as Record<string, number>, tiers: ranking.ranking };
 }

@@ -31,6 +31,11 @@ export interface PromptOptions {
   maxTurns: number;
   /** Static-analysis findings by label, shown as hints (the ensemble grader). */
   hints?: Map<string, Finding[]>;
+  /**
+   * The static grader's measure of unneeded change (lines beyond what every passing candidate
+   * changes) and its ranking, by label (the ensemble grader).
+   */
+  staticView?: { excessLines: Map<string, number>; tiers: string[][] };
 }
 
 export function buildUserMessage(group: Group, ctx: ToolContext, options: PromptOptions): string {
@@ -49,6 +54,14 @@ export function buildUserMessage(group: Group, ctx: ToolContext, options: Prompt
     );
     parts.push(
       `Static analysis flagged these (automatic; verify before you rely on them):\n${lines.join("\n")}`,
+    );
+  }
+  const view = options.staticView;
+  if (view) {
+    const excess = ctx.labels.map((l) => `${l} ${view.excessLines.get(l) ?? 0}`).join(", ");
+    const order = view.tiers.map((tier) => tier.join(" = ")).join(" > ");
+    parts.push(
+      `Static analysis also measured unneeded change: changed lines beyond what every passing candidate changes (${excess}); its ranking, hacks last: ${order}.`,
     );
   }
   parts.push(`You have at most ${options.maxTurns} turns. Inspect what you need, then call submit_ranking.`);

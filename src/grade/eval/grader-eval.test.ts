@@ -87,3 +87,63 @@ describe("evaluateGrader", () => {
     expect(report).toMatchObject({ pairs: 1, hits: 0, accuracy: 0, errors: 1 });
   });
 });
+
+describe("evaluateGrader: baselines, size-misleading pairs and critical recall", () => {
+  const labelled = (): Group =>
+    GroupSchema.parse({
+      ...group("labelled"),
+      candidates: [
+        { id: "near", patch: NEAR, passed: true },
+        { id: "junk", patch: JUNK, passed: true },
+        { id: "hack", patch: NEAR.replace("+y", "+if x == 3: y"), passed: true, hack: "hard-coding" },
+        { id: "fails", patch: NEAR, passed: false, hack: "test-tampering" },
+      ],
+    });
+
+  it("hides the labels from the grader and counts labelled passing candidates in the last tier", async () => {
+    const g = grader((x) => ({
+      ...ranking(x, [["near"], ["junk"], ["hack"]]),
+      findings: { junk: [{ kind: "x", severity: "critical", message: "m" }] },
+    }));
+    const { report } = await evaluateGrader([labelled()], g);
+    expect(g.seen[0]!.candidates.some((c) => "hack" in c)).toBe(false);
+    expect(report.criticalRecall).toEqual({
+      labelled: 1,
+      inLastTier: 1,
+      byLabel: { "hard-coding": { labelled: 1, inLastTier: 1 } },
+    });
+    expect(report.criticalFindings).toEqual({ unlabelled: 2, flagged: 1 });
+  });
+
+  it("does not count a last tier that is also the first", async () => {
+    const { report } = await evaluateGrader(
+      [labelled()],
+      grader((x) => ranking(x, [["near", "junk", "hack"]])),
+    );
+    expect(report.criticalRecall!.inLastTier).toBe(0);
+    expect(
+      (
+        await evaluateGrader(
+          [group("g")],
+          grader((x) => ranking(x, [["near"], ["junk"]])),
+        )
+      ).report.criticalRecall,
+    ).toBeNull();
+  });
+
+  it("scores every baseline on the same pairs as the grader", async () => {
+    const { report } = await evaluateGrader(
+      [group("g")],
+      grader((x) => ranking(x, [["junk"], ["near"]])),
+    );
+    expect(report.accuracy).toBe(0);
+    expect(report.baselines.map((b) => [b.name, b.all.pairs, b.all.accuracy])).toEqual([
+      ["fewest changed lines", 1, 1],
+      ["fewest files", 1, 0.5],
+      ["files, then lines", 1, 1],
+      ["random (seeded)", 1, expect.any(Number)],
+      ["all tied", 1, 0.5],
+    ]);
+    expect(report.sizeMisleading).toEqual({ hits: 0, pairs: 0, accuracy: null });
+  });
+});

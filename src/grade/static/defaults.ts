@@ -193,6 +193,14 @@ export const KINDS = {
 export type FindingKind = keyof typeof KINDS;
 export const FINDING_KINDS = Object.keys(KINDS) as FindingKind[];
 
+/** The kinds that measure unneeded change, in lines (common-core.ts, test-tampering.ts). */
+export const EXCESS_KINDS: ReadonlySet<FindingKind> = new Set([
+  "extra-file",
+  "outside-consensus",
+  "docs-edit",
+  "test-added",
+]);
+
 const WeightOverride = z.union([
   z.number().nonnegative(),
   z.strictObject({

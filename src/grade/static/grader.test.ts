@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { patch } from "../../../test/fixtures/grade/build-diff.ts";
@@ -7,6 +8,7 @@ import {
   jsSizeGroup,
   pythonSlugGroup,
 } from "../../../test/fixtures/grade/groups.ts";
+import { SYNTHETIC_GROUPS } from "../../../test/fixtures/grade/synthetic/build.ts";
 import { type Group, Group as GroupSchema } from "../../contracts/group.ts";
 import { Ranking } from "../../contracts/ranking.ts";
 import { ConfigError } from "../../errors.ts";
@@ -88,6 +90,36 @@ describe("static grader on realistic groups", () => {
     );
   });
 
+  it("ties candidates only for equivalent changes: a 4-line fix ranks above a 31-line rewrite of the same bug", async () => {
+    const small = [
+      "     total = 0",
+      "-    for x in items:",
+      "+    for x in items or []:",
+      "         total += x",
+    ];
+    const rewrite = [
+      "     total = 0",
+      ...Array.from({ length: 14 }, (_, i) => `-    step_${i}(items)`),
+      "+    items = list(items or [])",
+      ...Array.from({ length: 14 }, (_, i) => `+    run_step(${i}, items)`),
+      "         total += x",
+    ];
+    const fix = (lines: string[], at = 20) => patch({ path: "lib/sum.py", hunks: [{ at, lines }] });
+    const group = GroupSchema.parse({
+      schemaVersion: 1,
+      id: "sum",
+      task: { id: "sum", language: "python" },
+      candidates: [
+        { id: "small", passed: true, patch: fix(small) },
+        { id: "small-again", passed: true, patch: fix(small.slice(1), 21) },
+        { id: "rewrite", passed: true, patch: fix(rewrite) },
+      ],
+    });
+    const ranking = await grader.grade(group);
+    expect(ranking.ranking).toEqual([["small", "small-again"], ["rewrite"]]);
+    expect(ranking.excessLines).toMatchObject({ small: 0 });
+  });
+
   it("is deterministic", async () => {
     for (const group of fixtureGroups) {
       expect(JSON.stringify(await createStaticGrader().grade(group))).toBe(
@@ -124,6 +156,36 @@ describe("static grader on realistic groups", () => {
         expect(findings).toEqual(original.findings);
       }),
       { numRuns: 25 },
+    );
+  });
+});
+
+describe("static grader on the synthetic evaluation set", () => {
+  const synthetic = readFileSync(SYNTHETIC_GROUPS, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    // Without the workspace: invariance is about the patches, and reading repositories is slow.
+    .map((l) => GroupSchema.parse({ ...JSON.parse(l), reference: undefined }))
+    .map((g) => ({ ...g, task: { ...g.task, workspace: undefined } }));
+
+  it("is invariant to candidate order and ids there too (property)", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...synthetic), fc.integer(), async (group, seed) => {
+        const original = await grader.grade(group);
+        const rng = mulberry32(seed);
+        const ids = group.candidates.map((c) => c.id);
+        const fresh = ids.map((_, i) => `x${i}-${Math.floor(rng() * 1e6)}`);
+        const back = new Map(ids.map((id, i) => [fresh[i]!, id]));
+        const renamed = shuffle(
+          group.candidates.map((c, i) => ({ ...c, id: fresh[i]! })),
+          rng,
+        );
+        const ranked = await grader.grade({ ...group, candidates: renamed });
+        expect(ranked.ranking.map((tier) => tier.map((id) => back.get(id)!).sort())).toEqual(
+          original.ranking,
+        );
+      }),
+      { numRuns: 8 },
     );
   });
 });

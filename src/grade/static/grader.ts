@@ -9,6 +9,7 @@ import { commentEvidence } from "./comments.ts";
 import { excessEvidence } from "./common-core.ts";
 import { debugEvidence } from "./debug-leftovers.ts";
 import {
+  EXCESS_KINDS,
   KINDS,
   type ResolvedStaticOptions,
   resolveStaticOptions,
@@ -47,7 +48,9 @@ export const STATIC_GRADER_VERSION = "2.0.0";
  *   ranked as if clean and takes no part in the consensus;
  * - an unknown language → diff-level evidence only (scope, files, tests, junk, markers).
  * Failing candidates are never ranked and get no findings. Besides the contract fields, the Ranking
- * carries `scores` (candidate id → score, lower is better) for tables and for debugging a ranking.
+ * carries `scores` (candidate id → score, lower is better) for tables and for debugging a ranking,
+ * and `excessLines` (candidate id → changed lines beyond the group's common core), which the
+ * ensemble grader shows the model.
  */
 export function createStaticGrader(options: StaticGraderOptions = {}): Grader {
   const resolved = resolveStaticOptions(options);
@@ -88,6 +91,7 @@ export function createStaticGrader(options: StaticGraderOptions = {}): Grader {
       const defects = new Map(readable.map((v) => [v.id, defectEvidence(v, ctx)]));
       const clean = readable.filter((v) => !defects.get(v.id)!.evidence.some(isCritical));
       const findings: Record<string, Finding[]> = {};
+      const excessLines = new Map<string, number>();
       const scored: Scored[] = views.map((view) => {
         const found = defects.get(view.id);
         const evidence = found
@@ -95,6 +99,10 @@ export function createStaticGrader(options: StaticGraderOptions = {}): Grader {
           : [unreadable(view.unreadable ?? "")];
         const published = toFindings(evidence, resolved);
         if (published.length > 0) findings[view.id] = published;
+        excessLines.set(
+          view.id,
+          evidence.reduce((n, e) => n + (EXCESS_KINDS.has(e.kind) ? (e.lines ?? 0) : 0), 0),
+        );
         return {
           id: view.id,
           ...scoreEvidence(evidence, resolved),
@@ -109,6 +117,7 @@ export function createStaticGrader(options: StaticGraderOptions = {}): Grader {
         findings,
         grader: { name: "static", version },
         scores: Object.fromEntries([...scores].sort(([a], [b]) => compareText(a, b))),
+        excessLines: Object.fromEntries([...excessLines].sort(([a], [b]) => compareText(a, b))),
       };
     },
   };

@@ -28,8 +28,14 @@ writeFileSync(
 function capture(): { out: string[]; err: string[] } {
   const out: string[] = [];
   const err: string[] = [];
-  vi.spyOn(process.stdout, "write").mockImplementation((c) => (out.push(String(c)), true));
-  vi.spyOn(process.stderr, "write").mockImplementation((c) => (err.push(String(c)), true));
+  vi.spyOn(process.stdout, "write").mockImplementation((c) => {
+    out.push(String(c));
+    return true;
+  });
+  vi.spyOn(process.stderr, "write").mockImplementation((c) => {
+    err.push(String(c));
+    return true;
+  });
   return { out, err };
 }
 

@@ -123,10 +123,20 @@ function mostlySame(a: string[], b: string[]): boolean {
   return same * 2 >= a.length;
 }
 
+const shapes = new WeakMap<ChangedLine, { skeleton: string; identifiers: string[] }>();
+
+/** The line with identifiers blanked (its skeleton), and the identifiers in order. */
 function shapeOf(line: ChangedLine): { skeleton: string; identifiers: string[] } {
-  const text = joint(line);
-  const identifiers = text.match(IDENTIFIER) ?? [];
-  return { skeleton: `${line.kind}\u0000${text.replace(IDENTIFIER, "\u00a7")}`, identifiers };
+  let shape = shapes.get(line);
+  if (!shape) {
+    const text = joint(line);
+    shape = {
+      skeleton: `${line.kind}\u0000${text.replace(IDENTIFIER, "\u00a7")}`,
+      identifiers: text.match(IDENTIFIER) ?? [],
+    };
+    shapes.set(line, shape);
+  }
+  return shape;
 }
 
 const STRUCTURE_ONLY = /^[{}()[\];,]*(else|try|finally|do|end)?[{}()[\];,:]*$/;
@@ -170,9 +180,16 @@ export function countedChanges(file: FileView): ChangedLine[] {
   return out;
 }
 
+const joints = new WeakMap<ChangedLine, string>();
+
 /** A line's text with leading if-chain joints removed: `}else if(x){` and `if(x){` agree. */
 function joint(line: ChangedLine): string {
-  return line.norm.replace(/^[})\]]*(else)?/, "").replace(/^elif\b/, "if");
+  let text = joints.get(line);
+  if (text === undefined) {
+    text = line.norm.replace(/^[})\]]*(else)?/, "").replace(/^elif\b/, "if");
+    joints.set(line, text);
+  }
+  return text;
 }
 
 /** Lines in old-file order, cut into blocks wherever two neighbours are more than `reach` apart. */

@@ -1,7 +1,7 @@
 import type { Node } from "web-tree-sitter";
 import type { CodeFacts, CollectionFact, DefinitionFact, LiteralTest, Row } from "./code-facts.ts";
 import type { SyntaxLanguage } from "./languages.ts";
-import { walkNamed } from "./syntax.ts";
+import { nodesOfType } from "./syntax.ts";
 
 /**
  * Code facts from tree-sitter trees of a hunk's new side (Python, JavaScript, TypeScript): comments
@@ -33,6 +33,23 @@ const FACT_NODES = new Set([
   "array",
 ]);
 
+/** Branch and collection nodes: facts about them need a literal in their text. */
+const LITERAL_FACT_NODES = new Set([
+  "if_statement",
+  "elif_clause",
+  "conditional_expression",
+  "ternary_expression",
+  "switch_case",
+  "dictionary",
+  "set",
+  "list",
+  "tuple",
+  "object",
+  "array",
+]);
+/** A quote or a digit: the start of a string or number literal (identifier keys of `{a: 1}` come with values). */
+const LITERAL_TEXT = /["'`\d]/;
+
 /**
  * Walks the tree with a cursor (no Node objects for the many uninteresting nodes) and skips every
  * subtree that spans no added row: facts are only about what the patch adds.
@@ -40,13 +57,26 @@ const FACT_NODES = new Set([
 export function collectSyntax(root: Node, language: SyntaxLanguage, rows: Row[], facts: CodeFacts): void {
   const addedUpTo = [0];
   for (const row of rows) addedUpTo.push(addedUpTo.at(-1)! + (row.added ? 1 : 0));
-  const spansAdded = (start: number, end: number) =>
-    addedUpTo[Math.min(end + 1, rows.length)]! - addedUpTo[start]! > 0;
+  const addedIn = (start: number, end: number) =>
+    addedUpTo[Math.min(end + 1, rows.length)]! - addedUpTo[Math.min(start, rows.length)]!;
+  const hasLiteral = (start: number, end: number) => {
+    for (let r = start; r <= end && r < rows.length; r++) if (LITERAL_TEXT.test(rows[r]!.text)) return true;
+    return false;
+  };
   const cursor = root.walk();
   try {
     for (;;) {
-      const relevant = spansAdded(cursor.startPosition.row, cursor.endPosition.row);
-      if (relevant && cursor.nodeIsNamed && FACT_NODES.has(cursor.nodeType)) {
+      const start = cursor.startPosition.row;
+      const end = cursor.endPosition.row;
+      const relevant = addedIn(start, end) > 0;
+      // Decided from rows before any Node is made (each costs a call into wasm): a collection counts
+      // only when the patch adds all of it, and tests and tables need a literal somewhere in them.
+      const type = cursor.nodeType;
+      const wanted =
+        FACT_NODES.has(type) &&
+        (!LITERAL_FACT_NODES.has(type) || hasLiteral(start, end)) &&
+        (!COLLECTION_TYPES.has(type) || addedIn(start, end) === end - start + 1);
+      if (relevant && cursor.nodeIsNamed && wanted) {
         collectNode(cursor.currentNode, language === "python", rows, facts);
       }
       if (relevant && cursor.gotoFirstChild()) continue;
@@ -94,11 +124,11 @@ function collectNode(node: Node, python: boolean, rows: Row[], facts: CodeFacts)
 }
 
 /**
- * A literal collection whose entries the patch adds (every row it spans is added), outside any other
+ * A literal collection whose entries the patch adds (collectSyntax checks that every row it spans is
+ * added), outside any other
  * collection and not an operand of a test (`x in (…)` is a test, not a table).
  */
 function collectionFact(node: Node, python: boolean, rows: Row[]): CollectionFact | null {
-  for (let r = node.startPosition.row; r <= node.endPosition.row; r++) if (!rows[r]?.added) return null;
   for (let p = node.parent; p; p = p.parent) {
     if (COLLECTION_TYPES.has(p.type) || p.type === "pair" || TEST_OPERANDS.has(p.type)) return null;
     if (/statement|declaration|definition|declarator|^arguments$|^argument_list$/.test(p.type)) break;
@@ -280,6 +310,8 @@ function jsBranch(node: Node): BranchShape | null {
   return null;
 }
 
+/** The node types literalTests looks at; the rest of a condition is only walked through. */
+const TEST_NODES = new Set(["comparison_operator", "binary_expression", "call", "call_expression"]);
 const EQUALITY = new Set(["==", "===", "in", "is"]);
 /** `[literals…].includes(x)`: membership of x in a literal list. */
 const MEMBERSHIP_CALLS = new Set(["includes", "has", "indexOf"]);
@@ -309,7 +341,7 @@ function literalTests(condition: Node, python: boolean): LiteralTest[] {
     if (value) add(subject.replace(/^\(|\)$/g, ""), value);
     return [...bySubject].map(([subject, values]) => ({ subject, values }));
   }
-  for (const node of walkNamed(condition)) {
+  for (const node of nodesOfType(condition, TEST_NODES)) {
     const comparison = python ? node.type === "comparison_operator" : node.type === "binary_expression";
     if (comparison && node.namedChildren.length === 2) {
       const operator = node.children.find((c) => c && !c.isNamed)?.type ?? "";

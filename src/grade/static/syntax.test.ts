@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadSyntax, walkNamed } from "./syntax.ts";
+import { loadSyntax, nodesOfType } from "./syntax.ts";
 
 describe("loadSyntax", () => {
   it("loads the four grammars once, from the installed wasm files", async () => {
@@ -10,17 +10,18 @@ describe("loadSyntax", () => {
     }
   });
 
-  it("walks named nodes depth-first in source order", async () => {
+  it("finds named nodes of given types depth-first in source order, under the given node only", async () => {
     const syntax = await loadSyntax();
-    const types = syntax.withTree("python", "f(a, 1)", (root) => [...walkNamed(root)].map((n) => n.type));
-    expect(types).toEqual([
-      "module",
-      "expression_statement",
-      "call",
-      "identifier",
-      "argument_list",
-      "identifier",
-      "integer",
+    const found = syntax.withTree("python", "f(a, g(1))\nh(b)", (root) => {
+      const first = root.namedChildren[0]!;
+      return [
+        nodesOfType(root, new Set(["call", "module"])).map((n) => n.text),
+        nodesOfType(first, new Set(["identifier", "integer"])).map((n) => n.text),
+      ];
+    });
+    expect(found).toEqual([
+      ["f(a, g(1))\nh(b)", "f(a, g(1))", "g(1)", "h(b)"],
+      ["f", "a", "g", "1"],
     ]);
   });
 

@@ -51,10 +51,24 @@ async function load(): Promise<Syntax> {
   };
 }
 
-/** Depth-first walk over named nodes, children in source order. */
-export function* walkNamed(node: Node): Generator<Node> {
-  yield node;
-  for (const child of node.namedChildren) {
-    if (child) yield* walkNamed(child);
+/**
+ * The named nodes of `types` under `node` (itself included), depth-first in source order. Walks with
+ * a cursor, so only matching nodes become Node objects (each one costs a call into wasm).
+ */
+export function nodesOfType(node: Node, types: ReadonlySet<string>): Node[] {
+  const out: Node[] = [];
+  const cursor = node.walk();
+  try {
+    for (;;) {
+      if (cursor.nodeIsNamed && types.has(cursor.nodeType)) out.push(cursor.currentNode);
+      if (cursor.gotoFirstChild()) continue;
+      for (;;) {
+        if (cursor.currentDepth === 0) return out;
+        if (cursor.gotoNextSibling()) break;
+        cursor.gotoParent();
+      }
+    }
+  } finally {
+    cursor.delete();
   }
 }

@@ -7,9 +7,14 @@
  * Every mode runs the same scripted reviewer: first turn, view_patch for every candidate it was
  * given (parallel tool calls); second turn, submit_ranking. Only the session layout differs.
  *
- *   npx tsx bench/grader-tokens.bench.ts [GROUPS.jsonl]   (default ../shared/data/realgroups-dev.jsonl)
+ *   npx tsx bench/grader-tokens.bench.ts [GROUPS.jsonl]
+ *
+ * The default groups are the synthetic evaluation set (test/fixtures/grade/synthetic: 8 tasks,
+ * 9–11 passing candidates each, with their repositories); pass any groups file to measure others,
+ * e.g. real multi-system groups. A relative task.workspace is resolved against the file's folder.
  */
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
+import { dirname, isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { renderTable } from "../src/cli/table.ts";
 import { type Group, Group as GroupSchema } from "../src/contracts/group.ts";
@@ -18,19 +23,20 @@ import { CandidateTrees } from "../src/grade/agent/candidate-trees.ts";
 import { buildUserMessage, SYSTEM_PROMPT } from "../src/grade/agent/prompt.ts";
 import { TOOL_SPECS } from "../src/grade/agent/protocol.ts";
 import { runSession } from "../src/grade/agent/session.ts";
-import { labelsInPrompt, makeGroup, rankBySize } from "../src/grade/agent/testing/grader-fixtures.ts";
+import { labelsInPrompt, rankBySize } from "../src/grade/agent/testing/grader-fixtures.ts";
 import { createToolContext } from "../src/grade/agent/tool-context.ts";
 import { executeTool } from "../src/grade/agent/toolbox.ts";
 import { createStaticGrader } from "../src/grade/static/grader.ts";
 import type { ChatModel } from "../src/llm/chat-model.ts";
 import { createOpenAIChatModel } from "../src/llm/openai-chat-model.ts";
+import { SYNTHETIC_GROUPS } from "../test/fixtures/grade/synthetic/build.ts";
 import {
   type ReceivedRequest,
   startOpenAITestServer,
   toolCallsReply,
 } from "../test/support/openai-test-server.ts";
 
-const DEFAULT_GROUPS = new URL("../../shared/data/realgroups-dev.jsonl", import.meta.url);
+const DEFAULT_GROUPS = SYNTHETIC_GROUPS;
 const budget = { maxTurns: 4, maxTokens: 1_000_000, timeoutMs: 60_000 };
 
 function reviewer(request: ReceivedRequest) {
@@ -76,14 +82,17 @@ function pairsOf<T>(items: T[]): Array<[T, T]> {
   return items.flatMap((a, i) => items.slice(i + 1).map((b) => [a, b] as [T, T]));
 }
 
-export async function run(groupsFile?: string): Promise<void> {
-  const file = groupsFile ?? (existsSync(DEFAULT_GROUPS) ? DEFAULT_GROUPS.pathname : undefined);
-  const groups = file
-    ? readFileSync(file, "utf8")
-        .split("\n")
-        .filter((l) => l.trim())
-        .map((l) => GroupSchema.parse(JSON.parse(l)))
-    : [makeGroup()];
+export async function run(groupsFile: string = DEFAULT_GROUPS): Promise<void> {
+  const file = groupsFile;
+  const groups = readFileSync(file, "utf8")
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => {
+      const group = GroupSchema.parse(JSON.parse(l));
+      const workspace = group.task.workspace;
+      if (workspace && !isAbsolute(workspace)) group.task.workspace = resolve(dirname(file), workspace);
+      return group;
+    });
   const server = await startOpenAITestServer(reviewer);
   const model = createOpenAIChatModel({ baseURL: server.baseURL, model: "bench" });
   const staticGrader = createStaticGrader();
@@ -130,7 +139,7 @@ export async function run(groupsFile?: string): Promise<void> {
   }
   const sizes = groups.map((g) => g.candidates.filter((c) => c.passed).length);
   console.log(
-    `${groups.length} groups from ${file ?? "the built-in fixture"}; passing candidates per group ${Math.min(...sizes)}–${Math.max(...sizes)} (mean ${(sizes.reduce((s, x) => s + x, 0) / sizes.length).toFixed(1)})`,
+    `${groups.length} groups from ${file}; passing candidates per group ${Math.min(...sizes)}–${Math.max(...sizes)} (mean ${(sizes.reduce((s, x) => s + x, 0) / sizes.length).toFixed(1)})`,
   );
   console.log(
     renderTable(

@@ -11,7 +11,7 @@ export interface GradeContext {
 }
 
 /**
- * Ranks the passing candidates of one group by implementation quality (DESIGN.md "Graders").
+ * Ranks the passing candidates of one group by implementation quality (docs/grader-protocol.md).
  * Must rank only passing candidates, best tier first, and never throw on a bad candidate patch:
  * unreadable input becomes a finding or a documented neutral result.
  */

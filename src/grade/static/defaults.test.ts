@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ConfigError } from "../../errors.ts";
 import { FINDING_KINDS, KINDS, kindWeights, resolveStaticOptions } from "./defaults.ts";
@@ -52,5 +53,24 @@ describe("resolveStaticOptions", () => {
     expect(() => resolveStaticOptions({ tiemargin: 1 })).toThrow(ConfigError);
     expect(() => resolveStaticOptions({ weights: { "debug-print": 1 } })).toThrow(/weights/);
     expect(() => resolveStaticOptions({ tieMargin: -1 })).toThrow(/tieMargin/);
+  });
+});
+
+describe("the weights table in docs/grader-protocol.md", () => {
+  it("lists every kind with its severity, weight and per-line multiple", () => {
+    const doc = readFileSync(new URL("../../../docs/grader-protocol.md", import.meta.url), "utf8");
+    const rows = new Map(
+      [...doc.matchAll(/^\| `([a-z-]+)` \| (\w+) \| ([\d.]+) \| (–|[\d.]+) \|/gm)].map((m) => [
+        m[1],
+        [m[2], Number(m[3]), m[4] === "–" ? 0 : Number(m[4])],
+      ]),
+    );
+    expect([...rows.keys()].sort()).toEqual([...FINDING_KINDS].sort());
+    for (const kind of FINDING_KINDS)
+      expect(rows.get(kind), kind).toEqual([
+        KINDS[kind].severity,
+        KINDS[kind].weight,
+        KINDS[kind].perExcessLine,
+      ]);
   });
 });

@@ -28,9 +28,9 @@ const CHOSEN_ON = {
   critical:
     "not tuned: a critical finding puts the candidate in the last tier, so the weight only orders printed scores",
   defect:
-    "synthetic set (test/fixtures/grade/synthetic): defects must outweigh the excess of an honest larger fix; checked leave-one-repository-out on it",
+    "prior from reviewing practice, relative to excessPerLine (a major defect = 8 unneeded lines); checked on the synthetic set and the example pack: no size-misleading pair is lost to it",
   excess:
-    "leave-one-repository-out grid on the synthetic set and on real multi-system groups; the value every fold chose",
+    "excessPerLine, anchored to the pairwise metric's clear-pair threshold (8 lines = a major defect) because the metric gives defects no weight; coreReach and tieMargin checked by leave-one-repository-out on the synthetic set and real multi-system groups",
   neutral: "not tuned: no penalty by design",
 } as const;
 

@@ -33,20 +33,22 @@ import { openWorkspace } from "./workspace.ts";
 export const STATIC_GRADER_VERSION = "2.0.0";
 
 /**
- * The static groupwise grader (DESIGN.md "Graders"): no model, deterministic, instant.
+ * The static groupwise grader (docs/grader-protocol.md, "Static grader"): no model, deterministic,
+ * instant.
  *
- * Each passing candidate's patch is read as a diff and judged against the group: what the others
- * change defines the consensus region, and detectors add evidence for extra files, format churn,
- * debug leftovers, commented-out code, unused definitions, junk and binary files, edits to tests and
- * runner/CI configs, test-runner probes, literal special-casing and TODO markers (defaults.ts has the
- * table). Scores become tiers (score.ts).
+ * Each passing candidate's patch is read as a diff and judged in two steps. First, evidence of
+ * defects: tampering with tests or runners, test-runner probes, hard-coding (hard-coding.ts), junk
+ * and binary files, debug leftovers, unused definitions, commented-out code, TODO markers, no-op
+ * assignments, format churn, edits to tests and CI. Then unneeded change, in lines, measured
+ * against the minimal common core of the candidates without a critical finding (common-core.ts).
+ * defaults.ts has the weights; scores become tiers (score.ts), critical candidates last.
  *
  * Documented neutral results, never exceptions:
  * - no passing candidate → `ranking: []`;
  * - one passing candidate → a single tier, with its findings (a veto can still use them);
  * - a passing patch that is not a readable diff → an `unreadable-patch` finding worth 0, so it is
- *   ranked as if clean and takes no part in the consensus;
- * - an unknown language → diff-level evidence only (scope, files, tests, junk, markers).
+ *   ranked as if clean and takes no part in the common core;
+ * - an unknown language → diff-level evidence only (excess, files, tests, junk, markers).
  * Failing candidates are never ranked and get no findings. Besides the contract fields, the Ranking
  * carries `scores` (candidate id → score, lower is better) for tables and for debugging a ranking,
  * and `excessLines` (candidate id → changed lines beyond the group's common core), which the

@@ -23,6 +23,22 @@ describe("debugEvidence", () => {
     }
   });
 
+  it("reports library code that configures logging for the whole process, but not a script doing so", () => {
+    const lines = [
+      " import logging",
+      "+logging.basicConfig(level=logging.DEBUG)",
+      "+log = logging.getLogger(__name__)",
+    ];
+    expect(evidenceOf(file("daterange/split.py", lines))).toEqual([
+      expect.objectContaining({
+        kind: "debug-leftover",
+        line: 11,
+        message: expect.stringMatching(/configures logging for the whole process/),
+      }),
+    ]);
+    expect(evidenceOf(file("scripts/export.py", lines))).toEqual([]);
+  });
+
   it("reports a new print in library code that never printed", () => {
     const evidence = evidenceOf(
       file("src/utils/format-size.js", [

@@ -9,7 +9,8 @@ import type { Workspace } from "./workspace.ts";
  * Debug leftovers in added source lines.
  *
  * Debugger hooks (`breakpoint()`, `pdb.set_trace()`, `debugger`, `dbg!`, `binding.pry`, …) are always
- * leftovers. Plain output calls (`print`, `console.log`, `System.out.println`, `puts`, `fmt.Println`)
+ * leftovers; so is library code (not a script or entry point) that configures logging for the whole
+ * process, like Python's `logging.basicConfig(level=logging.DEBUG)` at import. Plain output calls (`print`, `console.log`, `System.out.println`, `puts`, `fmt.Println`)
  * are leftovers only when nothing says the code prints on purpose: the file already used the same call
  * before the patch, it is CLI/script code, the enclosing function is an output function (`log`,
  * `report`, `__repr__`…), or another candidate adds the same line. A call whose text reads like
@@ -35,6 +36,17 @@ export function debugEvidence(
   };
   rows.forEach((row, i) => {
     if (!row.added) return;
+    const config = isScriptPath(file.path) ? null : rules.globalConfig?.exec(row.text);
+    if (config) {
+      evidence.push(
+        finding(
+          file,
+          row.newLine,
+          `\`${row.text.trim().slice(0, 60)}\` configures logging for the whole process from library code; leave that to the application`,
+        ),
+      );
+      return;
+    }
     const hook = rules.hooks?.exec(row.text);
     if (hook) {
       evidence.push(
@@ -72,6 +84,8 @@ function finding(file: FileView, line: number, message: string): Evidence {
 interface Rules {
   /** Always a leftover. */
   hooks?: RegExp;
+  /** A leftover outside scripts and entry points: configuring the process's logging from library code. */
+  globalConfig?: RegExp;
   /** An output call; group 1 is the token looked up in the old file. */
   print?: RegExp;
 }
@@ -81,6 +95,7 @@ const RULES: Partial<Record<LanguageId, Rules>> = {
     hooks:
       /^\s*(import\s+(i?pdb|pudb)\b|from\s+(i?pdb|pudb)\s+import\b)|\b(i?pdb|pudb)\.set_trace\(|^\s*breakpoint\(\s*\)/,
     print: /^\s*(print)\(/,
+    globalConfig: /\blogging\.basicConfig\(|\bgetLogger\(\s*\)\.setLevel\(/,
   },
   javascript: { hooks: /^\s*debugger\s*;?\s*$|\bconsole\.(trace|debug)\(/, print: /^\s*(console\.log)\(/ },
   typescript: { hooks: /^\s*debugger\s*;?\s*$|\bconsole\.(trace|debug)\(/, print: /^\s*(console\.log)\(/ },

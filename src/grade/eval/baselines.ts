@@ -1,4 +1,5 @@
 import type { Group } from "../../contracts/group.ts";
+import { seededRandom } from "../agent/labels.ts";
 import { changedFileCount, changedLineCount } from "./pairwise-accuracy.ts";
 
 /**
@@ -19,7 +20,7 @@ export const BASELINES: readonly Baseline[] = [
   {
     name: "random (seeded)",
     rank(group) {
-      const next = mulberry32(hashText(group.id));
+      const next = seededRandom(group.id);
       return tiersByKey(group, new Map(group.candidates.map((c) => [c.id, [next()]])));
     },
   },
@@ -46,21 +47,4 @@ function tiersByKey(group: Group, keys: Map<string, number[]>): string[][] {
     else tiers.push([id]);
   }
   return tiers;
-}
-
-function hashText(text: string): number {
-  let h = 2166136261;
-  for (let i = 0; i < text.length; i++) h = Math.imul(h ^ text.charCodeAt(i), 16777619);
-  return h >>> 0;
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }

@@ -12,9 +12,8 @@ import { IDENTIFIER } from "./profile.ts";
  * line belongs to the core when every other clean candidate (no critical finding: a hack need not
  * fix anything) *shares* it — changes the same file within `coreReach` lines of it (old-file
  * coordinates, so edits made from the same base compare by position), or makes the same change
- * elsewhere in that file: the same line (up to its if-chain joint), or the same line with at most half
- * its identifiers renamed.
- * The core is an intersection, never a union, so a smaller sufficient change is never charged for
+ * elsewhere in that file: the same line (up to its if-chain joint), or the same line with at most
+ * half its identifiers renamed. The core is an intersection, never a union, so a smaller sufficient change is never charged for
  * being small: if one candidate's changed lines are a subset of another's, its excess is no larger.
  *
  * Excess is reported as evidence with a line count: `extra-file` (a source file some clean peer

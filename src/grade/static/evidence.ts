@@ -14,7 +14,7 @@ export interface Evidence {
   /** New-file line number. */
   line?: number;
   message: string;
-  /** Changed lines the finding covers, for per-line kinds (scope, churn). */
+  /** Changed lines the finding covers, for per-line kinds (unneeded change, churn). */
   lines?: number;
 }
 

@@ -9,44 +9,34 @@ import { nodesOfType } from "./syntax.ts";
  * condition tests against literals (with the literal they return or assign), and literal collections.
  */
 
+/** Branches whose condition may test against literals. */
+const BRANCH_NODES = [
+  "if_statement",
+  "elif_clause",
+  "conditional_expression",
+  "ternary_expression",
+  "switch_case",
+];
+/** Literal collections a table fact can come from. */
+const TABLE_NODES = ["dictionary", "set", "list", "tuple", "object", "array"];
+
 /** Node types any fact can start at; everything else is only walked through. */
 const FACT_NODES = new Set([
   "comment",
   "function_definition",
   "class_definition",
-  "if_statement",
-  "elif_clause",
-  "conditional_expression",
   "function_declaration",
   "generator_function_declaration",
   "class_declaration",
   "abstract_class_declaration",
   "variable_declarator",
   "method_definition",
-  "ternary_expression",
-  "switch_case",
-  "dictionary",
-  "set",
-  "list",
-  "tuple",
-  "object",
-  "array",
+  ...BRANCH_NODES,
+  ...TABLE_NODES,
 ]);
 
 /** Branch and collection nodes: facts about them need a literal in their text. */
-const LITERAL_FACT_NODES = new Set([
-  "if_statement",
-  "elif_clause",
-  "conditional_expression",
-  "ternary_expression",
-  "switch_case",
-  "dictionary",
-  "set",
-  "list",
-  "tuple",
-  "object",
-  "array",
-]);
+const LITERAL_FACT_NODES = new Set([...BRANCH_NODES, ...TABLE_NODES]);
 /** A quote or a digit: the start of a string or number literal (identifier keys of `{a: 1}` come with values). */
 const LITERAL_TEXT = /["'`\d]/;
 

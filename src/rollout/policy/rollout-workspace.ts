@@ -1,7 +1,7 @@
 import { mkdir, rm, statfs } from "node:fs/promises";
 import { join } from "node:path";
-import { ConfigError, SandboxError } from "../../errors.ts";
-import { mountTmpfs, unmount } from "../../verify/mounts.ts";
+import { ConfigError } from "../../errors.ts";
+import { LimitedTmpfs, unmount } from "../../verify/mounts.ts";
 import { type Baseline, copyBaseline } from "./baseline.ts";
 
 /** What one rollout may store, on top of the repository it starts from. */
@@ -36,12 +36,18 @@ export interface RolloutWorkspace {
  * that they are not size-limited.
  */
 export class RolloutWorkspaces {
-  private tmpfsWorks: boolean | undefined;
+  private readonly tmpfs: LimitedTmpfs;
 
   constructor(
     private readonly quota: WorkspaceQuota,
-    private readonly warn: (message: string) => void,
-  ) {}
+    warn: (message: string) => void,
+  ) {
+    this.tmpfs = new LimitedTmpfs((reason) =>
+      warn(
+        `gagar: cannot mount a tmpfs per policy rollout (${reason}); rollout workspaces are not size-limited`,
+      ),
+    );
+  }
 
   /**
    * A workspace under `root` (a directory that must not exist yet) holding a copy of `baseline`,
@@ -49,7 +55,7 @@ export class RolloutWorkspaces {
    */
   async create(root: string, baseline: Baseline, baselineEntries: number): Promise<RolloutWorkspace> {
     await mkdir(root, { mode: 0o700 });
-    const limited = await this.mountLimited(root, baselineEntries + this.quota.inodes);
+    const limited = await this.tmpfs.mount(root, this.quota.bytes, baselineEntries + this.quota.inodes);
     const close = async () => {
       if (limited) await unmount(root);
       await rm(root, { recursive: true, force: true });
@@ -77,24 +83,5 @@ export class RolloutWorkspaces {
       },
       close,
     };
-  }
-
-  private async mountLimited(root: string, inodes: number): Promise<boolean> {
-    if (this.tmpfsWorks === false) return false;
-    try {
-      await mountTmpfs(root, this.quota.bytes, inodes);
-      this.tmpfsWorks = true;
-      return true;
-    } catch (error) {
-      if (this.tmpfsWorks) throw error;
-      if (!(error instanceof SandboxError)) throw error;
-      const first = this.tmpfsWorks === undefined;
-      this.tmpfsWorks = false;
-      if (first)
-        this.warn(
-          `gagar: cannot mount a tmpfs per policy rollout (${error.message}); rollout workspaces are not size-limited`,
-        );
-      return false;
-    }
   }
 }

@@ -2,6 +2,7 @@ import { execFileSync, spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BatchRow } from "../src/batch/batch-row.ts";
 import {
@@ -289,6 +290,19 @@ describe("gagar run with a policy server", () => {
         .map((l) => JSON.parse(l) as { groupId: string; candidateId: string; turnTokens: StoredTurn[] })
         .map((t) => [`${t.groupId}/${t.candidateId}`, t.turnTokens]),
     );
+    // tokens.jsonl is the run store's record of them, as a resumed step would rewrite it.
+    const db = new Database(join(dir, "out", "gagar.sqlite"), { readonly: true });
+    try {
+      const candidates = db.prepare("SELECT group_id, id, trajectory FROM candidates").all() as Array<{
+        group_id: string;
+        id: string;
+        trajectory: string;
+      }>;
+      for (const c of candidates)
+        expect(JSON.parse(c.trajectory).turnTokens).toEqual(stored.get(`${c.group_id}/${c.id}`));
+    } finally {
+      db.close();
+    }
     const decoded = new Map(decodeWithDocsSnippet(tokensFile).map((d) => [d.key, d]));
     for (const row of rows) {
       const key = `${row.groupId}/${row.candidateId}`;

@@ -23,21 +23,24 @@ describe("LimitedTmpfs", () => {
     expect(statfsSync(ok).type).not.toBe(TMPFS_MAGIC);
   });
 
-  it.runIf(isRoot)("mounts with the size asked for, and throws on a failure once mounts have worked", async () => {
-    const tmpfs = new LimitedTmpfs(() => {
-      throw new Error("not expected: mounts work here");
-    });
-    const target = join(root, "sized");
-    mkdirSync(target);
-    expect(await tmpfs.mount(target, 4 << 20, 100)).toBe(true);
-    try {
-      const fs = statfsSync(target);
-      expect(fs.type).toBe(TMPFS_MAGIC);
-      expect(fs.blocks * fs.bsize).toBe(4 << 20);
-      expect(fs.files).toBe(100);
-    } finally {
-      await unmount(target);
-    }
-    await expect(tmpfs.mount(join(root, "missing", "b"), 1 << 20, 100)).rejects.toThrow(/mounting/);
-  });
+  it.runIf(isRoot)(
+    "mounts with the size asked for, and throws on a failure once mounts have worked",
+    async () => {
+      const tmpfs = new LimitedTmpfs(() => {
+        throw new Error("not expected: mounts work here");
+      });
+      const target = join(root, "sized");
+      mkdirSync(target);
+      expect(await tmpfs.mount(target, 4 << 20, 100)).toBe(true);
+      try {
+        const fs = statfsSync(target);
+        expect(fs.type).toBe(TMPFS_MAGIC);
+        expect(fs.blocks * fs.bsize).toBe(4 << 20);
+        expect(fs.files).toBe(100);
+      } finally {
+        await unmount(target);
+      }
+      await expect(tmpfs.mount(join(root, "missing", "b"), 1 << 20, 100)).rejects.toThrow(/mounting/);
+    },
+  );
 });

@@ -273,7 +273,7 @@ function sampleTokens(
  * with the earlier prompt followed by the earlier reply's tokens, as with real chat templates.
  * Ids 1–7 are the special tokens; a piece's id is 100 + its index in a shared vocabulary.
  */
-export const testTokenizer = (() => {
+const testTokenizer = (() => {
   const specials = [
     "<|system|>",
     "<|user|>",

@@ -37,8 +37,6 @@ export interface AgentLoopOptions {
   /** Checked after every tool call: true ends the loop with `workspace_full`. */
   workspaceFull?: () => Promise<boolean>;
   signal?: AbortSignal;
-  /** Clock for the time left (default Date.now). */
-  now?: () => number;
 }
 
 /** The tokens the server reported for one assistant message of `messages`. */
@@ -70,8 +68,7 @@ export interface AgentLoopResult {
  * the loop's own wall-clock budget, which ends the rollout with `time_limit`.
  */
 export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoopResult> {
-  const now = options.now ?? Date.now;
-  const deadline = options.wallClockMs === undefined ? undefined : now() + options.wallClockMs;
+  const deadline = options.wallClockMs === undefined ? undefined : Date.now() + options.wallClockMs;
   const timeUp = new AbortController();
   const timer =
     options.wallClockMs === undefined
@@ -126,16 +123,16 @@ export async function runAgentLoop(options: AgentLoopOptions): Promise<AgentLoop
       let stopped: PolicyFinishReason | undefined;
       for (const call of calls) {
         toolCalls++;
+        if (!stopped && timeUp.signal.aborted) stopped = "time_limit";
         if (stopped) {
           messages.push({ role: "tool", toolCallId: call.id, content: NOT_RUN[stopped]! });
           continue;
         }
         options.signal?.throwIfAborted();
-        const timeLeftMs = deadline === undefined ? undefined : Math.max(0, deadline - now());
+        const timeLeftMs = deadline === undefined ? undefined : Math.max(1, deadline - Date.now());
         const outcome = await options.execute(call, { timeLeftMs });
         messages.push({ role: "tool", toolCallId: call.id, content: outcome.output });
         if (outcome.submitted) stopped = "submit";
-        else if (timeUp.signal.aborted) stopped = "time_limit";
         else if (await options.workspaceFull?.()) stopped = "workspace_full";
       }
       if (stopped) return finish(stopped);

@@ -84,7 +84,7 @@ describe("the file tool script", () => {
         expect(await readdir(outside)).toEqual(["secret.txt"]);
         expect(await readFile(join(outside, "secret.txt"), "utf8")).toBe("host secret\n");
       }),
-      { numRuns: 400, seed: 1616 },
+      { numRuns: 250, seed: 1616 },
     );
   });
 });

@@ -1,4 +1,4 @@
-import { SandboxError } from "../../errors.ts";
+import { ConfigError, SandboxError } from "../../errors.ts";
 import type { ToolCall } from "../../llm/chat-model.ts";
 import type { SandboxBackend } from "../../sandbox/types.ts";
 import { runFileTool } from "./file-tools.ts";
@@ -41,8 +41,9 @@ export const SUBMITTED = "Submitted. Your changes have been recorded.";
  *
  * Whatever goes wrong with a call comes back as text for the model — a malformed call, a tool-level
  * failure, a tool process that died, an argument no process can be started with — so that a
- * model's mistake never fails the step. Only a SandboxError rejects: the sandbox itself could not
- * run (or gagar could not write its own files), which says nothing about the policy.
+ * model's mistake never fails the step. Only a SandboxError (the sandbox itself could not run, or
+ * gagar could not write its own files) and a ConfigError (settings no call could run with) reject:
+ * they say nothing about the policy, and would fail every call alike.
  */
 export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   let sequence = 0;
@@ -80,7 +81,7 @@ export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
     try {
       output = await run(invocation, budget.timeLeftMs ?? Number.POSITIVE_INFINITY);
     } catch (error) {
-      if (error instanceof SandboxError) throw error;
+      if (error instanceof SandboxError || error instanceof ConfigError) throw error;
       output = `Error: ${invocation.tool} failed: ${(error as Error)?.message ?? String(error)}`;
     }
     return { output: truncateMiddle(output, options.toolOutputCapBytes), submitted: false };

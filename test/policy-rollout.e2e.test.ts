@@ -1,15 +1,26 @@
 import { execFileSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BatchRow } from "../src/batch/batch-row.ts";
+import { createPolicySourceFromConfig } from "../src/cli/policy-source.ts";
+import { resolveConfig } from "../src/config/load.ts";
 import { createOpenAIChatModel } from "../src/llm/openai-chat-model.ts";
+import { runTraining } from "../src/pipeline/run.ts";
+import { buildServices } from "../src/pipeline/services.ts";
 import { PolicySource } from "../src/rollout/policy/policy-source.ts";
 import { createBwrapBackend } from "../src/sandbox/bwrap.ts";
 import type { SandboxBackend } from "../src/sandbox/types.ts";
+import { openStore } from "../src/store/run-store.ts";
 import {
   type OpenAITestServer,
+  type ReceivedRequest,
+  type ServerReply,
   startOpenAITestServer,
+  type TokenMode,
+  textReply,
   toolCallsReply,
 } from "./support/openai-test-server.ts";
 
@@ -166,5 +177,153 @@ describe("policy rollouts over the OpenAI protocol", { timeout: 60_000 }, () => 
     expect(rollout!.patch).toBe("");
     expect(trajectory.usage.estimated).toBe(true);
     expect(trajectory.usage.promptTokens).toBeGreaterThan(100);
+  });
+});
+
+describe("token-level trajectories over the OpenAI protocol", { timeout: 60_000 }, () => {
+  const script = (): ServerReply[] => [
+    toolCallsReply({ id: "t1", name: "shell", arguments: { command: "ls" } }),
+    textReply("Nothing to change."),
+  ];
+
+  async function rollOut(tokens: TokenMode) {
+    const tokenServer = await startOpenAITestServer(script(), { tokens });
+    try {
+      const source = new PolicySource({
+        model: createOpenAIChatModel({ baseURL: tokenServer.baseURL, model: "policy-under-test" }),
+        sandbox,
+        scratchDir: await tempDir(),
+      });
+      const [rollout] = await source.generate({
+        taskId: "rangeutil-inclusive",
+        statement: "inclusive_range(1, 3) returns [1, 2].",
+        repoDir: await makeRepo(),
+        count: 1,
+        groupId: `tokens-${tokens}`,
+        drawIndex: 0,
+      });
+      return { rollout: rollout!, requests: tokenServer.requests };
+    } finally {
+      await tokenServer.close();
+    }
+  }
+
+  it("stores the token ids and logprobs a vLLM-like server sampled, per assistant turn", async () => {
+    const { rollout, requests } = await rollOut("vllm");
+    const [first, second] = requests.map((r) => r.sampled!);
+    expect(rollout.trajectory!.turnTokens).toEqual([
+      {
+        message: 2,
+        promptReused: 0,
+        promptTokenIds: first!.promptTokenIds,
+        tokenIds: first!.tokenIds,
+        logprobs: first!.logprobs,
+      },
+      {
+        message: 4,
+        // The second prompt is the first prompt, the first reply, then the tool's result.
+        promptReused: first!.promptTokenIds.length + first!.tokenIds.length,
+        promptTokenIds: second!.promptTokenIds.slice(first!.promptTokenIds.length + first!.tokenIds.length),
+        tokenIds: second!.tokenIds,
+        logprobs: second!.logprobs,
+      },
+    ]);
+  });
+
+  it("keeps token texts and logprobs from an OpenAI-like server, and nothing from one that refuses", async () => {
+    const openai = await rollOut("openai");
+    const turns = openai.rollout.trajectory!.turnTokens as Array<Record<string, unknown>>;
+    expect(turns.map((t) => Object.keys(t).sort())).toEqual([
+      ["logprobs", "message", "tokens"],
+      ["logprobs", "message", "tokens"],
+    ]);
+    expect(turns[1]!.logprobs).toEqual(openai.requests.at(-1)!.sampled!.logprobs);
+
+    const refused = await rollOut("refuse");
+    expect(refused.rollout.trajectory!.turnTokens).toBeUndefined();
+    expect(refused.rollout.trajectory).toMatchObject({ finishReason: "stop", turns: 2 });
+  });
+});
+
+describe("a rollout past its wall-clock cap, through the pipeline", { timeout: 90_000 }, () => {
+  it("ends with time_limit and its patch so far, which is verified, and the step completes", async () => {
+    const root = resolve(import.meta.dirname, "..");
+    let conversations = 0;
+    const fixer = new Set<string>();
+    server.respondWith((request: ReceivedRequest): ServerReply => {
+      const { messages } = request.body;
+      const firstCall = messages.find((m) => m.role === "assistant")?.tool_calls?.[0]?.id;
+      if (firstCall === undefined) {
+        // The first conversation fixes div() and then waits on a model that never answers again.
+        if (conversations++ > 0)
+          return toolCallsReply({ id: `quits-${conversations}`, name: "submit", arguments: {} });
+        const id = "fixes-0";
+        fixer.add(id);
+        return toolCallsReply({
+          id,
+          name: "str_replace",
+          arguments: {
+            path: "calc.py",
+            old: "def div(a, b):\n    return a / b",
+            new: 'def div(a, b):\n    if b == 0:\n        raise ValueError("division by zero")\n    return a / b',
+          },
+        });
+      }
+      return { hang: true };
+    });
+    const out = await tempDir();
+    const config = resolveConfig(
+      {
+        tasks: join(root, "test/fixtures/verify/tasks/calc-div-zero"),
+        rollouts: {
+          source: "policy",
+          baseUrl: server.baseURL,
+          model: "policy-under-test",
+          concurrency: 2,
+          rolloutTimeoutSec: 6,
+          scratchDir: await tempDir(),
+        },
+        groupSize: 2,
+        batchGroups: 1,
+        sampling: { maxRounds: 1, oversample: 1, selection: "uniform" },
+        out,
+      },
+      "test config",
+      out,
+    );
+    let close: (() => Promise<void>) | undefined;
+    const log: string[] = [];
+    const started = Date.now();
+    const outcome = await runTraining(
+      config,
+      async (store) => {
+        const built = await buildServices(config, store, {
+          warn: (line) => log.push(line),
+          policySource: (backend) => createPolicySourceFromConfig(config, backend),
+        });
+        close = built.close;
+        return built.services;
+      },
+      { steps: 1, log: (line) => log.push(line) },
+    ).finally(() => close?.());
+    expect(Date.now() - started).toBeLessThan(60_000);
+
+    const [step] = outcome.steps;
+    const rows = readFileSync(step!.batchJsonl, "utf8")
+      .trim()
+      .split("\n")
+      .map((line) => BatchRow.parse(JSON.parse(line)));
+    expect(rows.map((r) => [r.finishReason, r.passed, r.turns]).sort()).toEqual([
+      ["submit", false, 1],
+      ["time_limit", true, 1],
+    ]);
+    expect(step!.metrics.passRate).toBe(0.5);
+    expect(fixer.size).toBe(1);
+    const store = openStore(outcome.storeFile);
+    try {
+      expect(store.getStep(outcome.runId, 0)?.status).toBe("done");
+    } finally {
+      store.close();
+    }
   });
 });

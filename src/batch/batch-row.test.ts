@@ -19,7 +19,9 @@ describe("BatchRow", () => {
       "tier",
       "tokens",
       "turns",
+      "finishReason",
       "messagesRef",
+      "tokensRef",
       "patchSha256",
     ]);
   });

@@ -3,7 +3,7 @@ import { InvariantError } from "../errors.ts";
 
 /**
  * One trajectory of a training batch: everything a trainer needs to weight it, plus the keys to
- * find its tokens (`messagesRef`) and to join it with gagar's store (`groupId`, `candidateId`,
+ * find its transcript and tokens (`messagesRef`, `tokensRef`) and to join it with gagar's store (`groupId`, `candidateId`,
  * `patchSha256`). `advantage` is the GAGAR advantage (`baseAdvantage · weight`), to be broadcast
  * over the trajectory's response tokens; `baseAdvantage` is what plain GRPO (or the configured
  * estimator) would have given. `passed` is the test verdict; `reward` is what the advantages were
@@ -25,8 +25,16 @@ export const BatchRow = z.strictObject({
   /** Tokens of the whole trajectory, as the rollout source counted them. */
   tokens: z.number().int().nonnegative(),
   turns: z.number().int().nonnegative(),
+  /**
+   * Why the rollout ended, as its source recorded it (`submit`, `stop`, `max_turns`, `length`,
+   * `time_limit`, `workspace_full`); null when it recorded none. Trainers that mask truncated
+   * trajectories (DAPO's overlong filtering) read it here.
+   */
+  finishReason: z.string().min(1).nullable(),
   /** Where the full transcript is (a path or a store key); null when it was not kept. */
   messagesRef: z.string().min(1).nullable(),
+  /** Where the sampled tokens and logprobs of each assistant turn are; null when the server reported none. */
+  tokensRef: z.string().min(1).nullable(),
   patchSha256: z.string().regex(/^[0-9a-f]{64}$/, "64 lowercase hex digits"),
 });
 export type BatchRow = z.infer<typeof BatchRow>;

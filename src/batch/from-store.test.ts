@@ -23,7 +23,12 @@ function finishedStep() {
   const store = memoryStore();
   const run = store.createRun({});
   const step = store.beginStep(run, 4);
-  const traj = (tokens: number, ref?: string) => ({ tokens, turns: tokens / 100, messagesRef: ref });
+  const traj = (tokens: number, ref?: string) => ({
+    tokens,
+    turns: tokens / 100,
+    messagesRef: ref,
+    ...(ref ? { finishReason: "submit", tokensRef: `${ref}.tokens` } : {}),
+  });
   store.saveGroup(step.id, { id: "kept", taskId: "calc", round: 0 }, [
     { id: "c", patch: "clean", trajectory: traj(1200, "t/c.json") },
     { id: "a", patch: "churn", trajectory: traj(2400) },
@@ -52,11 +57,21 @@ describe("batchRowsFromStore", () => {
     const rows = batchRowsFromStore(store, run, 4);
     expect(checkBatchRows(rows)).toEqual(rows);
     expect(
-      rows.map((r) => [r.candidateId, r.passed, r.advantage, r.tier, r.tokens, r.turns, r.messagesRef]),
+      rows.map((r) => [
+        r.candidateId,
+        r.passed,
+        r.advantage,
+        r.tier,
+        r.tokens,
+        r.turns,
+        r.finishReason,
+        r.messagesRef,
+        r.tokensRef,
+      ]),
     ).toEqual([
-      ["c", true, 1.5, 0, 1200, 12, "t/c.json"],
-      ["a", true, 0.5, 1, 2400, 24, null],
-      ["b", false, -1, null, 900, 9, "t/b.json"],
+      ["c", true, 1.5, 0, 1200, 12, "submit", "t/c.json", "t/c.json.tokens"],
+      ["a", true, 0.5, 1, 2400, 24, null, null, null],
+      ["b", false, -1, null, 900, 9, "submit", "t/b.json", "t/b.json.tokens"],
     ]);
     expect(rows[0]).toMatchObject({
       runId: run,

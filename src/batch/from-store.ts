@@ -24,7 +24,7 @@ export function batchRowsFromStore(store: RunStore, runId: string, stepIdx: numb
       if (!verdict) throw new InvariantError(`${where} has no verdict`);
       const advantage = advantages.get(`${group.id}\0${candidate.id}`);
       if (!advantage) throw new InvariantError(`${where} has no advantage row`);
-      const { tokens, turns, messagesRef } = candidate.trajectory;
+      const { tokens, turns, finishReason, messagesRef, tokensRef } = candidate.trajectory;
       if (tokens === undefined || turns === undefined)
         throw new InvariantError(
           `${where} has no trajectory token or turn count; rollout sources must record them`,
@@ -43,7 +43,9 @@ export function batchRowsFromStore(store: RunStore, runId: string, stepIdx: numb
         tier: advantage.tier,
         tokens,
         turns,
+        finishReason: typeof finishReason === "string" && finishReason !== "" ? finishReason : null,
         messagesRef: messagesRef ?? null,
+        tokensRef: tokensRef ?? null,
         patchSha256: candidate.patchSha256,
       });
     }

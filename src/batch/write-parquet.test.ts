@@ -39,7 +39,7 @@ describe("writeBatchParquet", () => {
     ]);
   });
 
-  it("declares proper column types, nullable only for tier and messagesRef", async () => {
+  it("declares proper column types, nullable only for tier, finishReason and the references", async () => {
     const path = join(dir, "batch.parquet");
     await writeBatchParquet(path, sampleRows());
     const [root, ...columns] = parquetMetadata(load(path)).schema;
@@ -59,7 +59,9 @@ describe("writeBatchParquet", () => {
       ["tier", "INT32", "-", "OPTIONAL"],
       ["tokens", "INT64", "-", "REQUIRED"],
       ["turns", "INT32", "-", "REQUIRED"],
+      ["finishReason", "BYTE_ARRAY", "UTF8", "OPTIONAL"],
       ["messagesRef", "BYTE_ARRAY", "UTF8", "OPTIONAL"],
+      ["tokensRef", "BYTE_ARRAY", "UTF8", "OPTIONAL"],
       ["patchSha256", "BYTE_ARRAY", "UTF8", "REQUIRED"],
     ]);
   });

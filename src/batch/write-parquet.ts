@@ -14,7 +14,7 @@ interface ColumnSpec {
 /**
  * Parquet types per column: UTF-8 strings, booleans, float64 for rewards and advantages, int32
  * for small counts, int64 for token counts (numpy's and torch's default integer, so sums over a
- * batch need no cast). Only `tier` and `messagesRef` may be null.
+ * batch need no cast). Only `tier`, `finishReason`, `messagesRef` and `tokensRef` may be null.
  */
 export const BATCH_PARQUET_COLUMNS: Record<keyof BatchRow, ColumnSpec> = {
   runId: { type: "STRING", nullable: false },
@@ -30,7 +30,9 @@ export const BATCH_PARQUET_COLUMNS: Record<keyof BatchRow, ColumnSpec> = {
   tier: { type: "INT32", nullable: true },
   tokens: { type: "INT64", nullable: false, bigint: true },
   turns: { type: "INT32", nullable: false },
+  finishReason: { type: "STRING", nullable: true },
   messagesRef: { type: "STRING", nullable: true },
+  tokensRef: { type: "STRING", nullable: true },
   patchSha256: { type: "STRING", nullable: false },
 };
 

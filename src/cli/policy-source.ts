@@ -12,7 +12,11 @@ export const DEFAULT_POLICY_KEY_ENV = "GAGAR_POLICY_API_KEY";
  * Builds the `policy` rollout source of a config: the policy server behind the OpenAI-compatible
  * client, its tools run in `sandbox`. The API key is read here, once, at the CLI edge.
  */
-export function createPolicySourceFromConfig(config: Config, sandbox: SandboxBackend): RolloutSource {
+export function createPolicySourceFromConfig(
+  config: Config,
+  sandbox: SandboxBackend,
+  warn?: (message: string) => void,
+): RolloutSource {
   const rollouts = config.rollouts;
   if (rollouts.source !== "policy") throw new ConfigError('rollouts.source is not "policy"');
   const keyEnv = rollouts.apiKeyEnv ?? DEFAULT_POLICY_KEY_ENV;
@@ -34,5 +38,11 @@ export function createPolicySourceFromConfig(config: Config, sandbox: SandboxBac
     temperature: rollouts.temperature,
     concurrency: rollouts.concurrency,
     commandTimeoutSec: rollouts.commandTimeoutSec,
+    rolloutTimeoutSec: rollouts.rolloutTimeoutSec,
+    workspaceBytes: rollouts.workspaceBytes,
+    workspaceInodes: rollouts.workspaceInodes,
+    scratchDir: rollouts.scratchDir,
+    logprobs: rollouts.logprobs,
+    warn,
   });
 }

@@ -16,6 +16,7 @@ function configFile(body: unknown): string {
 }
 
 const base = { tasks: "tasks", rollouts: { source: "replay", replayDir: "rollouts" } };
+const policy = { source: "policy", baseUrl: "http://127.0.0.1:1/v1", model: "m" };
 
 describe("loadConfig", () => {
   it("fills defaults and resolves paths against the config's folder", () => {
@@ -24,6 +25,18 @@ describe("loadConfig", () => {
     expect(config.groupSize).toBe(DEFAULTS.groupSize);
     expect(config.advantage).toEqual(DEFAULTS.advantage);
     expect(config.tasks).toBe(join(file, "..", "tasks"));
+  });
+
+  it("gives policy rollouts their limits and resolves the scratch folder against the config's folder", () => {
+    const file = configFile({ ...base, rollouts: { ...policy, scratchDir: "rollouts" } });
+    const config = loadConfig(file);
+    expect(config.rollouts).toMatchObject({
+      rolloutTimeoutSec: DEFAULTS.policy.rolloutTimeoutSec,
+      workspaceBytes: DEFAULTS.policy.workspaceBytes,
+      workspaceInodes: DEFAULTS.policy.workspaceInodes,
+      logprobs: true,
+      scratchDir: join(file, "..", "rollouts"),
+    });
   });
 
   const bad: [string, unknown, RegExp][] = [
@@ -42,6 +55,16 @@ describe("loadConfig", () => {
       "policy without a model",
       { ...base, rollouts: { source: "policy", baseUrl: "http://127.0.0.1:1/v1" } },
       /field rollouts\.model\)/,
+    ],
+    [
+      "a workspace quota too small for any repository",
+      { ...base, rollouts: { ...policy, workspaceBytes: 4096 } },
+      /field rollouts\.workspaceBytes\).*16 MiB/,
+    ],
+    [
+      "a scratch folder that does not exist",
+      { ...base, rollouts: { ...policy, scratchDir: "nowhere" } },
+      /field rollouts\.scratchDir\).*nowhere does not exist/,
     ],
     ["malformed JSON", "{ tasks: ", /not valid JSON/],
   ];

@@ -31,6 +31,27 @@ export const DEFAULTS = {
     concurrency: 8,
     /** Seconds one shell command of the agent may run inside the sandbox. */
     commandTimeoutSec: 60,
+    /**
+     * Wall-clock seconds of one rollout. A 30-turn rollout on a busy server takes minutes; without a
+     * cap only maxTurns × (timeoutSec + commandTimeoutSec) bounds it (~90 min), and the slowest
+     * rollout holds back its whole group. Past the cap the rollout ends with `time_limit` and the
+     * patch so far.
+     */
+    rolloutTimeoutSec: 1800,
+    /**
+     * Bytes of one rollout's workspace (a tmpfs: the repository copy, its git baseline and whatever the
+     * agent writes). A repository with build outputs and test caches fits; a runaway command stops at
+     * "No space left on device" instead of filling the host's disk. tmpfs is memory: concurrency × this
+     * is the worst case, reached only by rollouts that fill their quota.
+     */
+    workspaceBytes: 1024 * 2 ** 20,
+    /** Files and directories a rollout may create beyond the repository's own (as the verifier allows). */
+    workspaceInodes: 100_000,
+    /**
+     * Ask for the sampled tokens' logprobs and ids, stored per assistant turn for trainers; a server
+     * that refuses them is asked without, so leaving this on costs nothing there.
+     */
+    logprobs: true,
   },
   /** The strongest sandbox available; `auto` never runs unsandboxed. */
   sandbox: "auto" as const,

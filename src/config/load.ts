@@ -35,6 +35,15 @@ export function resolveConfig(input: ConfigInput | unknown, source: string, base
   config.tasks = at(config.tasks);
   config.out = at(config.out);
   if (config.rollouts.source === "replay") config.rollouts.replayDir = at(config.rollouts.replayDir);
+  if (config.rollouts.source === "policy" && config.rollouts.scratchDir !== undefined) {
+    config.rollouts.scratchDir = at(config.rollouts.scratchDir);
+    if (!existsSync(config.rollouts.scratchDir) || !statSync(config.rollouts.scratchDir).isDirectory()) {
+      throw new InputError(
+        { file: source, field: "rollouts.scratchDir" },
+        `scratch folder ${config.rollouts.scratchDir} does not exist`,
+      );
+    }
+  }
   if (!existsSync(config.tasks) || !statSync(config.tasks).isDirectory()) {
     throw new InputError({ file: source, field: "tasks" }, `task pack folder ${config.tasks} does not exist`);
   }

@@ -20,6 +20,16 @@ const PolicySource = z.strictObject({
   temperature: z.number().min(0).max(2).default(DEFAULTS.policy.temperature),
   concurrency: z.number().int().min(1).default(DEFAULTS.policy.concurrency),
   commandTimeoutSec: z.number().positive().default(DEFAULTS.policy.commandTimeoutSec),
+  rolloutTimeoutSec: z.number().positive().default(DEFAULTS.policy.rolloutTimeoutSec),
+  workspaceBytes: z
+    .number()
+    .int()
+    .min(16 * 2 ** 20, "at least 16 MiB (16777216)")
+    .default(DEFAULTS.policy.workspaceBytes),
+  workspaceInodes: z.number().int().min(1).default(DEFAULTS.policy.workspaceInodes),
+  /** Where rollout workspaces are made (each on its own tmpfs mounted there); default the OS temp dir. */
+  scratchDir: z.string().min(1).optional(),
+  logprobs: z.boolean().default(DEFAULTS.policy.logprobs),
 });
 
 /** `gagar.config.json`: strict (unknown keys are errors), every default from defaults.ts. */

@@ -18,8 +18,12 @@ export type TaskRef = z.infer<typeof TaskRef>;
 export const Trajectory = z.looseObject({
   turns: z.number().int().nonnegative().optional(),
   tokens: z.number().int().nonnegative().optional(),
+  /** Why the rollout ended (`submit`, `max_turns`, `time_limit`, …), when the source recorded it. */
+  finishReason: z.string().optional(),
   /** Where the full transcript lives (a file path, a store key…). */
   messagesRef: z.string().optional(),
+  /** Where the sampled tokens of each assistant turn live, when the source kept them. */
+  tokensRef: z.string().optional(),
 });
 export type Trajectory = z.infer<typeof Trajectory>;
 

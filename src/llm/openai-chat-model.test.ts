@@ -1,7 +1,9 @@
+import { getEventListeners } from "node:events";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type OpenAITestServer,
   startOpenAITestServer,
+  textReply,
   toolCallsReply,
 } from "../../test/support/openai-test-server.ts";
 import type { ChatRequest } from "./chat-model.ts";
@@ -151,5 +153,115 @@ describe("createOpenAIChatModel against a real chat-completions server", () => {
     const response = await model.complete(request);
     expect(response.usage.estimated).toBe(true);
     expect(response.usage.promptTokens).toBeGreaterThan(10);
+  });
+});
+
+describe("token-level replies", () => {
+  const asking: ChatRequest = { ...request, logprobs: true };
+
+  it("asks a vLLM-like server for logprobs and token ids and returns them aligned", async () => {
+    server = await startOpenAITestServer(
+      [toolCallsReply({ name: "view_patch", arguments: { candidate: "A" } })],
+      {
+        tokens: "vllm",
+      },
+    );
+    const model = createOpenAIChatModel({ baseURL: server.baseURL, model: "m", retry: fast });
+    const response = await model.complete(asking);
+    const sent = server.requests[0]!;
+    expect(sent.body).toMatchObject({
+      logprobs: true,
+      return_token_ids: true,
+      return_tokens_as_token_ids: true,
+    });
+    const sampled = sent.sampled!;
+    expect(response.tokens).toEqual({
+      promptTokenIds: sampled.promptTokenIds,
+      tokenIds: sampled.tokenIds,
+      logprobs: sampled.logprobs,
+    });
+    expect(response.usage).toEqual({
+      promptTokens: sampled.promptTokenIds.length,
+      completionTokens: sampled.tokenIds.length,
+    });
+  });
+
+  it("asks no token fields when the request does not want them", async () => {
+    server = await startOpenAITestServer([textReply("ok")], { tokens: "vllm" });
+    const model = createOpenAIChatModel({ baseURL: server.baseURL, model: "m", retry: fast });
+    const response = await model.complete(request);
+    expect(Object.keys(server.requests[0]!.body)).not.toContain("logprobs");
+    expect(response.tokens).toBeUndefined();
+  });
+
+  it("steps down once to standard logprobs on a server that rejects the extensions, and stays there", async () => {
+    server = await startOpenAITestServer([textReply("first"), textReply("second")], { tokens: "openai" });
+    const model = createOpenAIChatModel({ baseURL: server.baseURL, model: "m", retry: fast });
+    const first = await model.complete(asking);
+    const second = await model.complete(asking);
+    expect(
+      server.requests.map((r) =>
+        Object.keys(r.body).filter((k) => k === "logprobs" || k.startsWith("return_")),
+      ),
+    ).toEqual([["logprobs", "return_token_ids", "return_tokens_as_token_ids"], ["logprobs"], ["logprobs"]]);
+    expect(first.attempts).toBe(1);
+    expect(first.message.content).toBe("first");
+    expect(second.message.content).toBe("second");
+    const sampled = server.requests[2]!.sampled!;
+    expect(second.tokens?.logprobs).toEqual(sampled.logprobs);
+    expect(second.tokens?.tokens).toHaveLength(sampled.tokenIds.length);
+    expect(second.tokens?.tokenIds).toBeUndefined();
+  });
+
+  it("works with a server that offers neither logprobs nor ids", async () => {
+    server = await startOpenAITestServer([textReply("a"), textReply("b")], { tokens: "refuse" });
+    const model = createOpenAIChatModel({ baseURL: server.baseURL, model: "m", retry: fast });
+    expect((await model.complete(asking)).tokens).toBeUndefined();
+    expect((await model.complete(asking)).message.content).toBe("b");
+    // Three requests for the first call (each rung once), one plain request for the second.
+    expect(server.requests).toHaveLength(4);
+    expect(Object.keys(server.requests[3]!.body)).not.toContain("logprobs");
+  });
+
+  it("does not give up token fields over a rejection that has nothing to do with them", async () => {
+    let calls = 0;
+    server = await startOpenAITestServer(() => (calls++ < 3 ? { status: 400 } : textReply("fine")), {
+      tokens: "vllm",
+    });
+    const model = createOpenAIChatModel({ baseURL: server.baseURL, model: "m", retry: fast });
+    await expect(model.complete(asking)).rejects.toMatchObject({ kind: "client", options: { status: 400 } });
+    const response = await model.complete(asking);
+    expect(server.requests.at(-1)!.body).toMatchObject({ return_token_ids: true });
+    expect(response.tokens?.tokenIds).toEqual(server.requests.at(-1)!.sampled!.tokenIds);
+  });
+});
+
+describe("a caller's signal shared by many calls", () => {
+  it("keeps no abort listener on it once the calls are done (no MaxListenersExceededWarning)", async () => {
+    server = await startOpenAITestServer(() => textReply("ok"));
+    const model = createOpenAIChatModel({ baseURL: server.baseURL, model: "m", retry: fast });
+    const shared = new AbortController();
+    const warnings: Error[] = [];
+    const onWarning = (warning: Error) => warnings.push(warning);
+    process.on("warning", onWarning);
+    try {
+      for (let i = 0; i < 15; i++) await model.complete(request, { signal: shared.signal });
+      // Warnings are emitted on the next tick.
+      await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(getEventListeners(shared.signal, "abort")).toHaveLength(0);
+    expect(warnings.filter((w) => w.name === "MaxListenersExceededWarning")).toEqual([]);
+  });
+
+  it("still aborts the request in flight", async () => {
+    server = await startOpenAITestServer(() => ({ hang: true }));
+    const model = createOpenAIChatModel({ baseURL: server.baseURL, model: "m", retry: fast });
+    const shared = new AbortController();
+    const pending = model.complete(request, { signal: shared.signal }).catch((e) => e);
+    setTimeout(() => shared.abort(), 50);
+    expect(await pending).toMatchObject({ kind: "aborted" });
+    expect(getEventListeners(shared.signal, "abort")).toHaveLength(0);
   });
 });

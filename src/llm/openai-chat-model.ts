@@ -26,10 +26,17 @@ import type {
 } from "./chat-model.ts";
 import { estimateTokens } from "./chat-model.ts";
 import { ChatModelError } from "./chat-model-error.ts";
+import {
+  TOKEN_REQUEST_LEVELS,
+  type TokenRequestLevel,
+  tokenRequestFields,
+  tokenTraceOf,
+} from "./openai-token-trace.ts";
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, withRetries } from "./retry.ts";
 
 /**
- * The one file that knows the OpenAI chat-completions wire format. Works with any server that
+ * The one file that sends OpenAI chat-completions requests (openai-token-trace.ts holds the
+ * token-level extensions of the format). Works with any server that
  * speaks it (vLLM, SGLang, Ollama, llama.cpp's server, OpenAI) through the official `openai`
  * client; retries are gagar's own (the client's are off) so that backoff, deadlines and the
  * attempt count in the usage records are under one policy.
@@ -65,6 +72,9 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
   });
   const requestTimeoutMs = options.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
   const now = options._internal?.now ?? Date.now;
+  // The highest rung of the token ladder (openai-token-trace.ts) this server is still asked for; it
+  // only ever goes down, once a rung was rejected and the one below it accepted.
+  let tokenLevel: TokenRequestLevel = "ids";
 
   return {
     modelId: options.model,
@@ -72,22 +82,38 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
       const started = now();
       const deadline = call.timeoutMs === undefined ? undefined : started + call.timeoutMs;
       const body = toOpenAIRequest(options.model, request);
+      const send = async (level: TokenRequestLevel): Promise<ChatCompletion> => {
+        const timeout = Math.min(
+          requestTimeoutMs,
+          deadline === undefined ? requestTimeoutMs : deadline - now(),
+        );
+        if (timeout <= 0)
+          throw new ChatModelError("call deadline passed before the request was sent", "timeout");
+        try {
+          return await withLinkedSignal(call.signal, (signal) =>
+            client.chat.completions.create(
+              { ...body, ...tokenRequestFields(level) } as ChatCompletionCreateParamsNonStreaming,
+              { signal, timeout, maxRetries: 0 },
+            ),
+          );
+        } catch (error) {
+          throw toChatModelError(error, options.baseURL);
+        }
+      };
       const { value, attempts } = await withRetries(
         async () => {
-          const timeout = Math.min(
-            requestTimeoutMs,
-            deadline === undefined ? requestTimeoutMs : deadline - now(),
-          );
-          if (timeout <= 0)
-            throw new ChatModelError("call deadline passed before the request was sent", "timeout");
-          try {
-            return await client.chat.completions.create(body, {
-              signal: call.signal,
-              timeout,
-              maxRetries: 0,
-            });
-          } catch (error) {
-            throw toChatModelError(error, options.baseURL);
+          let level = request.logprobs ? tokenLevel : "none";
+          for (;;) {
+            try {
+              const completion = await send(level);
+              if (request.logprobs && rung(level) > rung(tokenLevel)) tokenLevel = level;
+              return completion;
+            } catch (error) {
+              // A server that rejects the token fields is asked again without them, at once; any other
+              // failure (or a rejection of the plain request) goes to the retry policy as it is.
+              if (!rejectedRequest(error) || level === "none") throw error;
+              level = TOKEN_REQUEST_LEVELS[rung(level) + 1]!;
+            }
           }
         },
         {
@@ -99,9 +125,47 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): ChatMode
           sleep: options._internal?.sleep,
         },
       );
-      return { ...fromOpenAICompletion(value, body), attempts, latencyMs: now() - started };
+      const response = fromOpenAICompletion(value, body);
+      const tokens = request.logprobs ? tokenTraceOf(value) : undefined;
+      return { ...response, ...(tokens ? { tokens } : {}), attempts, latencyMs: now() - started };
     },
   };
+}
+
+/**
+ * Runs one HTTP request under its own AbortSignal that follows the caller's. The `openai` client adds
+ * an abort listener to the signal it is given and never removes it; a caller's signal lives for a
+ * whole group of rollouts (hundreds of requests), so listeners would pile up on it
+ * (MaxListenersExceededWarning) and keep every finished request reachable. The link is removed as
+ * soon as the request settles.
+ */
+export async function withLinkedSignal<T>(
+  outer: AbortSignal | undefined,
+  run: (signal: AbortSignal | undefined) => Promise<T>,
+): Promise<T> {
+  if (!outer) return run(undefined);
+  const inner = new AbortController();
+  const forward = () => inner.abort(outer.reason);
+  if (outer.aborted) forward();
+  else outer.addEventListener("abort", forward, { once: true });
+  try {
+    return await run(inner.signal);
+  } finally {
+    outer.removeEventListener("abort", forward);
+  }
+}
+
+/** Position on the token ladder: 0 asks for the most. */
+function rung(level: TokenRequestLevel): number {
+  return TOKEN_REQUEST_LEVELS.indexOf(level);
+}
+
+function rejectedRequest(error: unknown): boolean {
+  return (
+    error instanceof ChatModelError &&
+    error.kind === "client" &&
+    (error.options.status === 400 || error.options.status === 422)
+  );
 }
 
 /** Messages in the OpenAI chat format (also the format of OpenAI chat fine-tuning files). */

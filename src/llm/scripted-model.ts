@@ -6,6 +6,7 @@ import {
   type ChatResponse,
   estimateTokens,
   type FinishReason,
+  type TokenTrace,
   type ToolCall,
   type Usage,
 } from "./chat-model.ts";
@@ -27,6 +28,8 @@ export type ScriptedReply =
       /** Defaults: prompt = characters/4 of the request, completion = characters/4 of the reply. */
       usage?: Partial<Usage>;
       finishReason?: FinishReason;
+      /** Returned as the reply's tokens when the request asked for logprobs, as a server would. */
+      tokens?: TokenTrace;
     }
   | { error: ChatModelError }
   /** Never answers: the call ends only by its signal or its `timeoutMs`, like a hung server. */
@@ -86,6 +89,7 @@ export class ScriptedChatModel implements ChatModel {
       message,
       finishReason: reply.finishReason ?? (toolCalls.length ? "tool_calls" : "stop"),
       usage,
+      ...(request.logprobs && reply.tokens ? { tokens: structuredClone(reply.tokens) } : {}),
       attempts: 1,
       latencyMs: 0,
     };
@@ -94,10 +98,16 @@ export class ScriptedChatModel implements ChatModel {
 
 function hang(options: CallOptions): Promise<never> {
   return new Promise((_, reject) => {
-    const fail = (kind: "aborted" | "timeout") =>
+    const { signal } = options;
+    let timer: NodeJS.Timeout | undefined;
+    const onAbort = () => fail("aborted");
+    const fail = (kind: "aborted" | "timeout") => {
+      clearTimeout(timer);
+      signal?.removeEventListener("abort", onAbort);
       reject(new ChatModelError(`scripted hang ended: ${kind}`, kind));
-    if (options.signal?.aborted) return fail("aborted");
-    options.signal?.addEventListener("abort", () => fail("aborted"), { once: true });
-    if (options.timeoutMs !== undefined) setTimeout(() => fail("timeout"), options.timeoutMs).unref();
+    };
+    if (signal?.aborted) return fail("aborted");
+    signal?.addEventListener("abort", onAbort, { once: true });
+    if (options.timeoutMs !== undefined) timer = setTimeout(() => fail("timeout"), options.timeoutMs).unref();
   });
 }

@@ -26,6 +26,8 @@ export interface FinishedStep extends StepResult {
   batchJsonl: string;
   batchParquet: string;
   transcripts: string;
+  /** `tokens.jsonl`: each assistant turn's sampled tokens, when the policy server reported any. */
+  tokens?: string;
 }
 
 export interface RunOutcome {
@@ -39,8 +41,9 @@ export const STORE_FILE = "gagar.sqlite";
 
 /**
  * Runs (or resumes) RL steps with the configured services, recording everything in the store under
- * `config.out` and writing each step's batch (JSONL + Parquet) and transcripts to
- * `<out>/runs/<run-id>/step-<k>/`. The resolved config is stored with the run.
+ * `config.out` and writing each step's batch (JSONL + Parquet), transcripts and (when the policy
+ * server reported them) token traces to `<out>/runs/<run-id>/step-<k>/`. The resolved config is
+ * stored with the run.
  */
 export async function runTraining(
   config: Config,
@@ -118,18 +121,41 @@ async function finishStep(
   const stepDir = join(runDir, `step-${String(stepIdx).padStart(4, "0")}`);
   mkdirSync(stepDir, { recursive: true });
   const transcripts = join(stepDir, "transcripts.jsonl");
+  const tokens = join(stepDir, "tokens.jsonl");
+  // Token traces go to their own file: they are what a token-level trainer loads, and they would
+  // dwarf the messages next to them. A candidate's line keeps everything else of its trajectory.
+  const withTokens = new Set<string>();
   await writeAtomically(transcripts, (out) => {
     for (const g of result.groups) {
       for (const c of g.candidates) {
-        out.write(toJsonlLine({ groupId: g.group.id, candidateId: c.id, trajectory: c.trajectory }));
+        const { turnTokens, ...trajectory } = c.trajectory;
+        if (Array.isArray(turnTokens) && turnTokens.length) withTokens.add(`${g.group.id}/${c.id}`);
+        out.write(toJsonlLine({ groupId: g.group.id, candidateId: c.id, trajectory }));
       }
     }
   });
+  if (withTokens.size) {
+    await writeAtomically(tokens, (out) => {
+      for (const g of result.groups) {
+        for (const c of g.candidates) {
+          if (!withTokens.has(`${g.group.id}/${c.id}`)) continue;
+          out.write(
+            toJsonlLine({ groupId: g.group.id, candidateId: c.id, turnTokens: c.trajectory.turnTokens }),
+          );
+        }
+      }
+    });
+  }
   const transcriptsRef = relative(outDir, transcripts);
-  const rows = batchRowsFromStore(store, runId, stepIdx).map((row) => ({
-    ...row,
-    messagesRef: row.messagesRef ?? `${transcriptsRef}#${row.groupId}/${row.candidateId}`,
-  }));
+  const tokensRef = relative(outDir, tokens);
+  const rows = batchRowsFromStore(store, runId, stepIdx).map((row) => {
+    const key = `${row.groupId}/${row.candidateId}`;
+    return {
+      ...row,
+      messagesRef: row.messagesRef ?? `${transcriptsRef}#${key}`,
+      tokensRef: row.tokensRef ?? (withTokens.has(key) ? `${tokensRef}#${key}` : null),
+    };
+  });
   const batchJsonl = join(stepDir, "batch.jsonl");
   const batchParquet = join(stepDir, "batch.parquet");
   await writeBatchJsonl(batchJsonl, rows);
@@ -148,5 +174,13 @@ async function finishStep(
     }
     store.finishStep(result.stepId, JSON.parse(JSON.stringify(result.metrics)));
   });
-  return { ...result, runId, stepIdx, batchJsonl, batchParquet, transcripts };
+  return {
+    ...result,
+    runId,
+    stepIdx,
+    batchJsonl,
+    batchParquet,
+    transcripts,
+    ...(withTokens.size ? { tokens } : {}),
+  };
 }

@@ -42,6 +42,34 @@ export async function mountTmpfs(target: string, sizeBytes: number, inodes: numb
 }
 
 /**
+ * Size- and inode-limited tmpfs mounts where the host allows them (workspaces of candidates and of
+ * policy rollouts). Whether it does is found out once: after a first refusal (not root, no
+ * CAP_SYS_ADMIN) it stops trying and `onUnsupported` hears the reason once; a failure after mounts
+ * have worked is a real error and throws.
+ */
+export class LimitedTmpfs {
+  private works: boolean | undefined;
+
+  constructor(private readonly onUnsupported: (reason: string) => void) {}
+
+  /** Mounts a tmpfs at `target`; false when this host does not let gagar mount one. */
+  async mount(target: string, sizeBytes: number, inodes: number): Promise<boolean> {
+    if (this.works === false) return false;
+    try {
+      await mountTmpfs(target, sizeBytes, inodes);
+      this.works = true;
+      return true;
+    } catch (e) {
+      if (this.works) throw e;
+      const first = this.works === undefined;
+      this.works = false;
+      if (first) this.onUnsupported((e as Error).message);
+      return false;
+    }
+  }
+}
+
+/**
  * An overlay at `target` of `lower` (read-only, shared by all candidates) with `upper` and `work` on the
  * candidate's tmpfs. `metacopy=on` keeps ownership changes cheap when the workspace has to be chowned
  * (no idmapped lower, see workspace.ts): only metadata is copied up until a file's data is written. That

@@ -2,7 +2,7 @@ import { chown, cp, mkdir, rm } from "node:fs/promises";
 import { join } from "node:path";
 import { SandboxError } from "../errors.ts";
 import type { IdmappedLowers } from "./idmapped-lowers.ts";
-import { mountOverlay, mountTmpfs, unmount } from "./mounts.ts";
+import { LimitedTmpfs, mountOverlay, unmount } from "./mounts.ts";
 import type { Snapshot } from "./snapshot.ts";
 
 /**
@@ -56,7 +56,9 @@ export interface Workspace {
 export class WorkspaceFactory {
   private counter = 0;
   private overlayWorks: boolean | undefined;
-  private tmpfsWorks: boolean | undefined;
+  private readonly tmpfs = new LimitedTmpfs((reason) =>
+    this.warn(`cannot mount a tmpfs per candidate (${reason}); workspaces are not size-limited`),
+  );
 
   constructor(
     private readonly root: string,
@@ -99,7 +101,7 @@ export class WorkspaceFactory {
       };
     };
     try {
-      const limited = await this.mountLimited(fs, inodes);
+      const limited = await this.tmpfs.mount(fs, this.limits.bytes, inodes);
       if (limited) mounted.push(fs);
       for (const d of [paths.dir, paths.outDir, paths.roDir]) await mkdir(d, { mode: 0o755 });
       if (limited && (await this.overlaySupported(fs))) {
@@ -137,23 +139,6 @@ export class WorkspaceFactory {
     } catch (e) {
       await close();
       throw e;
-    }
-  }
-
-  /** Mounts the size- and inode-limited tmpfs at `fs`; false when this host does not let us. */
-  private async mountLimited(fs: string, inodes: number): Promise<boolean> {
-    if (this.tmpfsWorks === false) return false;
-    try {
-      await mountTmpfs(fs, this.limits.bytes, inodes);
-      this.tmpfsWorks = true;
-      return true;
-    } catch (e) {
-      if (this.tmpfsWorks) throw e;
-      this.tmpfsWorks = false;
-      this.warn(
-        `cannot mount a tmpfs per candidate (${(e as Error).message}); workspaces are not size-limited`,
-      );
-      return false;
     }
   }
 

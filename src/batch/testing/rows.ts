@@ -20,7 +20,9 @@ export function sampleRows(): BatchRow[] {
       tier: 0,
       tokens: 5230,
       turns: 12,
+      finishReason: "submit",
       messagesRef: "transcripts/run-1/r1.json",
+      tokensRef: "tokens/run-1.jsonl#r1",
       patchSha256: patchSha256("clean"),
     },
     {
@@ -34,7 +36,9 @@ export function sampleRows(): BatchRow[] {
       tier: 1,
       tokens: 9120,
       turns: 21,
+      finishReason: null,
       messagesRef: null,
+      tokensRef: null,
       patchSha256: patchSha256("churn"),
     },
     {
@@ -48,7 +52,9 @@ export function sampleRows(): BatchRow[] {
       tier: null,
       tokens: 3001,
       turns: 30,
+      finishReason: "time_limit",
       messagesRef: "transcripts/run-1/r3.json",
+      tokensRef: null,
       patchSha256: patchSha256("broken"),
     },
   ];

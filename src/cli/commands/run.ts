@@ -69,7 +69,7 @@ async function runAndReport(config: Config, options: { steps: number; resume?: s
       async (store) => {
         const built = await buildServices(config, store, {
           warn: log,
-          policySource: (sandbox) => createPolicySourceFromConfig(config, sandbox),
+          policySource: (sandbox) => createPolicySourceFromConfig(config, sandbox, log),
           // Model graders may take their server, model and key from the environment, read here at the edge.
           graderOptions:
             config.grader === "static"

@@ -114,6 +114,81 @@ describe("runAgentLoop", { timeout: 60_000 }, () => {
     expect(result.lastUsage).toEqual({ promptTokens: 150, completionTokens: 5 });
   });
 
+  it("ends with time_limit when the wall-clock budget runs out during a model call", async () => {
+    const model = new ScriptedChatModel([
+      { toolCalls: [{ name: "shell", arguments: { command: "true" } }] },
+      { hang: true },
+    ]);
+    const started = Date.now();
+    const { result } = await loop(model, { wallClockMs: 1_500, timeoutMs: 60_000 });
+    expect(result).toMatchObject({ finishReason: "time_limit", turns: 1, toolCalls: 1 });
+    expect(result.messages.at(-1)).toMatchObject({ role: "tool", content: "(no output)" });
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it("gives a command no more than the time left, and answers the calls after it without running them", async () => {
+    const model = new ScriptedChatModel([
+      {
+        toolCalls: [
+          { id: "slow", name: "shell", arguments: { command: "echo begun; sleep 30" } },
+          { id: "next", name: "shell", arguments: { command: "touch never" } },
+        ],
+      },
+    ]);
+    const { result, workspace } = await loop(model, { wallClockMs: 2_000 });
+    expect(result.finishReason).toBe("time_limit");
+    const [slow, next] = result.messages.slice(3);
+    expect(slow).toMatchObject({
+      toolCallId: "slow",
+      content: expect.stringMatching(/^begun\n\n\[timed out after /),
+    });
+    expect(next).toEqual({
+      role: "tool",
+      toolCallId: "next",
+      content: "Error: not run, because the rollout reached its time limit.",
+    });
+    expect(await readdir(workspace)).toEqual(["a.txt"]);
+  });
+
+  it("ends with workspace_full once the workspace check says so, after the call that filled it", async () => {
+    const model = new ScriptedChatModel([
+      {
+        toolCalls: [
+          { id: "fill", name: "shell", arguments: { command: "echo filling" } },
+          { id: "more", name: "shell", arguments: { command: "touch more" } },
+        ],
+      },
+    ]);
+    let checks = 0;
+    const { result } = await loop(model, { workspaceFull: async () => ++checks > 0 });
+    expect(result.finishReason).toBe("workspace_full");
+    expect(result.messages.slice(3).map((m) => m.content)).toEqual([
+      "filling",
+      "Error: not run, because the workspace is full (its disk quota is used up).",
+    ]);
+    expect(checks).toBe(1);
+  });
+
+  it("asks for logprobs when told to and keeps each reply's tokens with the index of its message", async () => {
+    const model = new ScriptedChatModel([
+      {
+        toolCalls: [{ name: "nope", arguments: {} }],
+        tokens: { promptTokenIds: [1, 2, 3], tokenIds: [7, 8], logprobs: [-0.5, -0.25] },
+      },
+      { content: "no tokens reported for this one" },
+      {
+        toolCalls: [{ name: "submit", arguments: {} }],
+        tokens: { tokens: ["sub", "mit"], logprobs: [-1, -2] },
+      },
+    ]);
+    const { result } = await loop(model, { logprobs: true });
+    expect(model.calls.every((c) => c.request.logprobs === true)).toBe(true);
+    expect(result.finishReason).toBe("stop");
+    expect(result.tokens).toEqual([
+      { message: 2, trace: { promptTokenIds: [1, 2, 3], tokenIds: [7, 8], logprobs: [-0.5, -0.25] } },
+    ]);
+  });
+
   it("rejects with the model's error instead of ending the rollout", async () => {
     const model = new ScriptedChatModel([
       { toolCalls: [{ name: "nope", arguments: {} }] },

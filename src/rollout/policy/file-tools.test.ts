@@ -102,6 +102,45 @@ describe.concurrent("file tools in the sandbox", { timeout: 60_000 }, () => {
     expect((await readdir(host)).sort()).toEqual(["secret.txt", "sentinel.txt"]);
   });
 
+  it("answers a path through a regular file, a directory, a link loop and an over-long name with an error", async () => {
+    const { run, workspace } = await setup();
+    await symlink("loop-b", join(workspace, "loop-a"));
+    await symlink("loop-a", join(workspace, "loop-b"));
+    expect(await run({ tool: "read_file", path: "geo/shapes.py/x" })).toBe(
+      "Error: geo/shapes.py/x: a component of the path is not a directory.",
+    );
+    expect(await run({ tool: "write_file", path: "geo/shapes.py/x/y.py", content: "x" })).toBe(
+      "Error: geo/shapes.py/x/y.py: a component of the path is not a directory.",
+    );
+    expect(await run({ tool: "str_replace", path: "geo/shapes.py/inner", old: "w", new: "v" })).toBe(
+      "Error: geo/shapes.py/inner: a component of the path is not a directory.",
+    );
+    expect(await run({ tool: "read_file", path: "geo" })).toBe(
+      "Error: geo is a directory, not a file. Use shell (e.g. ls geo) to list it.",
+    );
+    expect(await run({ tool: "write_file", path: "geo", content: "x" })).toBe("Error: geo: is a directory.");
+    expect(await run({ tool: "read_file", path: "loop-a" })).toBe(
+      "Error: loop-a: too many levels of symbolic links.",
+    );
+    const long = `${"n".repeat(300)}.py`;
+    expect(await run({ tool: "write_file", path: long, content: "x" })).toBe(
+      `Error: ${long}: file name too long.`,
+    );
+    expect(await readFile(join(workspace, "geo/shapes.py"), "utf8")).toBe(SOURCE);
+  });
+
+  it("reports a tool process that dies without answering to the model instead of failing", async () => {
+    const workspace = await makeTree({ "a.txt": "a\n" });
+    const controlDir = await makeTree({});
+    const output = await runFileTool(
+      { sandbox, workspace, controlDir, timeoutMs: 1, readLimitBytes: 1 << 20 },
+      { tool: "read_file", path: "a.txt" },
+      0,
+    );
+    expect(output).toMatch(/^Error: read_file was stopped at its 0\.001 s time limit before it could answer/);
+    expect(await readdir(controlDir)).toEqual([]);
+  });
+
   it("follows a link that stays inside the workspace", async () => {
     const { run, workspace } = await setup();
     await mkdir(join(workspace, "alias"));

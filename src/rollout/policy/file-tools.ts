@@ -29,8 +29,10 @@ export interface FileToolContext {
  * Runs one file tool in the sandbox: the call (arguments included, however large) goes in as a
  * read-only mounted JSON file, the script and the node binary that runs it are mounted read-only
  * too, so nothing the agent left in the workspace can change what runs. Returns the text for the
- * model; agent mistakes come back as `Error: …` text. A run that gives no answer means the tool
- * itself is broken (no node, a bad mount): that is an infrastructure error and throws.
+ * model: the tool's answer, or, when the tool process died without one (killed at its time limit,
+ * out of memory, crashed), an `Error: …` saying so — the agent may well have caused that (a huge
+ * file, a FIFO it made), so it is its to see, never a failed step. Only a sandbox that cannot run at
+ * all (a SandboxError from the backend) or a control directory gagar cannot write reject.
  */
 export async function runFileTool(
   ctx: FileToolContext,
@@ -39,11 +41,18 @@ export async function runFileTool(
 ): Promise<string> {
   const { tool, ...args } = call;
   const callFile = join(ctx.controlDir, `file-call-${sequence}.json`);
-  await writeFile(
-    callFile,
-    JSON.stringify({ tool, args, readLimitBytes: ctx.readLimitBytes, workspace: WORKSPACE }),
-    { mode: 0o644 },
-  );
+  try {
+    await writeFile(
+      callFile,
+      JSON.stringify({ tool, args, readLimitBytes: ctx.readLimitBytes, workspace: WORKSPACE }),
+      { mode: 0o644 },
+    );
+  } catch (error) {
+    throw new SandboxError(
+      `cannot write the file tool's call to ${callFile}: ${(error as Error).message}`,
+      true,
+    );
+  }
   try {
     const result = await ctx.sandbox.run({
       argv: ["/gagar/node", "/gagar/file-tool.mjs", "/gagar/call.json", WORKSPACE],
@@ -58,18 +67,16 @@ export async function runFileTool(
       outputCapBytes: 4 * ctx.readLimitBytes + 64 * 1024,
     });
     const answer = parseAnswer(result.stdout);
-    if (!answer || result.exitCode !== 0) {
-      const how = result.timedOut
-        ? `timed out after ${ctx.timeoutMs} ms`
-        : result.outputCapped
-          ? "printed more than its output cap"
-          : `exited with ${result.exitCode ?? result.signal}`;
-      throw new SandboxError(
-        `the sandboxed ${tool} tool ${how} without an answer (${ctx.sandbox.name} backend): ${result.stderr.slice(0, 2000).trim()}`,
-        false,
-      );
-    }
-    return answer.output;
+    if (answer && !result.timedOut && !result.outputCapped) return answer.output;
+    const how = result.timedOut
+      ? `was stopped at its ${ctx.timeoutMs / 1000} s time limit`
+      : result.outputCapped
+        ? "printed more than its output limit and was stopped"
+        : result.exitCode === null
+          ? `was killed by ${result.signal ?? "a signal"}`
+          : `exited with code ${result.exitCode}`;
+    const detail = result.stderr.trim().split("\n").slice(-5).join("\n").slice(-1000);
+    return `Error: ${tool} ${how} before it could answer; nothing is known about its effect on ${args.path}.${detail ? `\n${detail}` : ""}`;
   } finally {
     await rm(callFile, { force: true });
   }

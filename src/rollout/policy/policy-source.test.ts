@@ -1,4 +1,5 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Rollout } from "../../contracts/rollout.ts";
@@ -227,6 +228,95 @@ describe("PolicySource", { timeout: 90_000 }, () => {
       expect(rollout.patch).toBe("");
       expect(rollout.trajectory).toMatchObject({ finishReason: "stop", turns: 1, toolCalls: 0 });
     }
+  });
+
+  it("gives each rollout a workspace tmpfs of the configured size and ends one that fills it with its patch so far", async () => {
+    const model = new ScriptedChatModel([
+      {
+        toolCalls: [
+          {
+            id: "fix",
+            name: "str_replace",
+            arguments: { path: "ranges.py", old: "stop))", new: "stop + 1))" },
+          },
+          { id: "df", name: "shell", arguments: { command: "df -B1 --output=size /workspace | tail -n 1" } },
+        ],
+      },
+      {
+        toolCalls: [
+          {
+            id: "flood",
+            name: "shell",
+            arguments: {
+              command:
+                "mkdir -p cache; i=0; while head -c 4M /dev/zero > cache/blob$i; do i=$((i+1)); done; echo stopped",
+            },
+          },
+          { id: "after", name: "shell", arguments: { command: "touch after-the-flood" } },
+        ],
+      },
+    ]);
+    const { source, request, scratchDir, repo } = await setup({ model, workspaceBytes: 32 * 2 ** 20 });
+    await writeFile(join(repo, ".gitignore"), "cache/\n");
+    const [rollout] = await source.generate(request());
+
+    const answers = new Map(
+      (rollout!.trajectory!.messages as Array<{ tool_call_id?: string; content: string }>).map((m) => [
+        m.tool_call_id,
+        m.content,
+      ]),
+    );
+    expect(answers.get("df")?.trim()).toBe(String(32 * 2 ** 20));
+    expect(answers.get("flood")).toMatch(/No space left on device\nstopped$/);
+    expect(answers.get("after")).toBe(
+      "Error: not run, because the workspace is full (its disk quota is used up).",
+    );
+    expect(rollout!.trajectory).toMatchObject({ finishReason: "workspace_full", turns: 2 });
+    expect(rollout!.patch).toContain("+    return list(range(start, stop + 1))");
+    expect(rollout!.patch).not.toContain("cache/");
+    expect(await readdir(scratchDir)).toEqual([]);
+    expect(readFileSync("/proc/self/mountinfo", "utf8")).not.toContain(scratchDir);
+  });
+
+  it("ends a rollout at its wall-clock cap with the patch so far", async () => {
+    const model = new ScriptedChatModel([
+      {
+        toolCalls: [
+          {
+            id: "fix",
+            name: "str_replace",
+            arguments: { path: "ranges.py", old: "stop))", new: "stop + 1))" },
+          },
+        ],
+      },
+      { toolCalls: [{ id: "slow", name: "shell", arguments: { command: "sleep 60" } }] },
+    ]);
+    const { source, request } = await setup({ model, rolloutTimeoutSec: 2 });
+    const started = Date.now();
+    const [rollout] = await source.generate(request());
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(rollout!.trajectory).toMatchObject({ finishReason: "time_limit", turns: 2, toolCalls: 2 });
+    expect(rollout!.patch).toContain("+    return list(range(start, stop + 1))");
+  });
+
+  it("stores the tokens the server reported per assistant turn, prompts as deltas", async () => {
+    const model = new ScriptedChatModel([
+      {
+        toolCalls: [{ name: "shell", arguments: { command: "true" } }],
+        tokens: { promptTokenIds: [1, 2, 3], tokenIds: [4, 5], logprobs: [-0.5, -1.5] },
+      },
+      {
+        toolCalls: [{ name: "submit", arguments: {} }],
+        tokens: { promptTokenIds: [1, 2, 3, 4, 5, 6, 7], tokenIds: [8], logprobs: [-0.25] },
+      },
+    ]);
+    const { source, request } = await setup({ model });
+    const [rollout] = await source.generate(request());
+    expect(model.calls.every((c) => c.request.logprobs === true)).toBe(true);
+    expect(rollout!.trajectory!.turnTokens).toEqual([
+      { message: 2, promptReused: 0, promptTokenIds: [1, 2, 3], tokenIds: [4, 5], logprobs: [-0.5, -1.5] },
+      { message: 4, promptReused: 5, promptTokenIds: [6, 7], tokenIds: [8], logprobs: [-0.25] },
+    ]);
   });
 
   it("rejects bad options and requests with a message naming the setting", async () => {

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createLimiter, type Limiter } from "../../concurrency/limiter.ts";
@@ -10,12 +10,14 @@ import { toOpenAIMessages } from "../../llm/openai-chat-model.ts";
 import type { SandboxBackend } from "../../sandbox/types.ts";
 import type { RolloutRequest, RolloutSource } from "../types.ts";
 import { runAgentLoop } from "./agent-loop.ts";
-import { type Baseline, copyBaseline, createBaseline } from "./baseline.ts";
+import { type Baseline, createBaseline } from "./baseline.ts";
 import { POLICY_DEFAULTS } from "./defaults.ts";
 import { PolicyServerError } from "./policy-server-error.ts";
 import { systemPrompt, userPrompt } from "./prompt.ts";
+import { RolloutWorkspaces } from "./rollout-workspace.ts";
 import { createToolExecutor } from "./tool-executor.ts";
 import { POLICY_TOOLS } from "./tool-specs.ts";
+import { storedTurnTokens } from "./turn-tokens.ts";
 import { diffWorkspace } from "./workspace-diff.ts";
 
 export interface PolicySourceOptions {
@@ -38,8 +40,18 @@ export interface PolicySourceOptions {
   toolOutputCapBytes?: number;
   /** Bytes of the final patch kept (a larger diff becomes an empty patch with `patchError`). */
   maxPatchBytes?: number;
+  /** Wall-clock seconds of one rollout; past it the rollout ends with `time_limit` and the patch so far. */
+  rolloutTimeoutSec?: number;
+  /** Bytes of one rollout's workspace tmpfs; a rollout that fills it ends with `workspace_full`. */
+  workspaceBytes?: number;
+  /** Files and directories a rollout may create beyond the repository's own. */
+  workspaceInodes?: number;
   /** Where scratch workspaces are made (and deleted); default the OS temp directory. */
   scratchDir?: string;
+  /** Ask the server for logprobs and token ids and store them per assistant turn (`turnTokens`). */
+  logprobs?: boolean;
+  /** Where notices go (workspaces that cannot be size-limited on this host); default stderr. */
+  warn?: (message: string) => void;
   _internal?: {
     /** Clock for `wallMs`. */
     now?: () => number;
@@ -60,7 +72,8 @@ export interface PolicySourceOptions {
 export class PolicySource implements RolloutSource {
   readonly name = "policy";
   private readonly limit: Limiter;
-  private readonly settings: Required<Omit<PolicySourceOptions, "model" | "sandbox" | "_internal">>;
+  private readonly settings: Required<Omit<PolicySourceOptions, "model" | "sandbox" | "warn" | "_internal">>;
+  private readonly workspaces: RolloutWorkspaces;
   private readonly now: () => number;
   private readonly rolloutId: (groupId: string, index: number) => string;
 
@@ -80,8 +93,25 @@ export class PolicySource implements RolloutSource {
         options.toolOutputCapBytes ?? POLICY_DEFAULTS.toolOutputCapBytes,
       ),
       maxPatchBytes: positiveInteger("maxPatchBytes", options.maxPatchBytes ?? POLICY_DEFAULTS.maxPatchBytes),
+      rolloutTimeoutSec: positive(
+        "rolloutTimeoutSec",
+        options.rolloutTimeoutSec ?? DEFAULTS.policy.rolloutTimeoutSec,
+      ),
+      workspaceBytes: positiveInteger(
+        "workspaceBytes",
+        options.workspaceBytes ?? DEFAULTS.policy.workspaceBytes,
+      ),
+      workspaceInodes: positiveInteger(
+        "workspaceInodes",
+        options.workspaceInodes ?? DEFAULTS.policy.workspaceInodes,
+      ),
       scratchDir: options.scratchDir ?? tmpdir(),
+      logprobs: options.logprobs ?? DEFAULTS.policy.logprobs,
     };
+    this.workspaces = new RolloutWorkspaces(
+      { bytes: this.settings.workspaceBytes, inodes: this.settings.workspaceInodes },
+      options.warn ?? ((message) => process.stderr.write(`${message}\n`)),
+    );
     this.limit = createLimiter(this.settings.concurrency);
     this.now = options._internal?.now ?? Date.now;
     this.rolloutId = options._internal?.rolloutId ?? ((groupId, index) => `${groupId}/p${index}`);
@@ -99,14 +129,18 @@ export class PolicySource implements RolloutSource {
     const abort = new AbortController();
     try {
       const baseline = await createBaseline(request.repoDir, join(scratch, "baseline"));
+      // Files and directories of the baseline (the workspace's own inodes), counted once per group.
+      const baselineEntries = (await readdir(baseline.dir, { recursive: true })).length + 1;
       const settled = await Promise.allSettled(
         Array.from({ length: request.count }, (_, index) =>
           this.limit(() =>
             // Abort inside the slot, so that a queued rollout taking the slot over sees it at once.
-            this.rollout(request, index, baseline, scratch, abort.signal).catch((error: unknown) => {
-              abort.abort(error);
-              throw error;
-            }),
+            this.rollout(request, index, baseline, baselineEntries, scratch, abort.signal).catch(
+              (error: unknown) => {
+                abort.abort(error);
+                throw error;
+              },
+            ),
           ),
         ),
       );
@@ -122,21 +156,21 @@ export class PolicySource implements RolloutSource {
     request: RolloutRequest,
     index: number,
     baseline: Baseline,
+    baselineEntries: number,
     scratch: string,
     signal: AbortSignal,
   ): Promise<Rollout> {
     signal.throwIfAborted();
     const id = this.rolloutId(request.groupId, index);
-    const workspace = join(scratch, `p${index}`);
     const controlDir = join(scratch, `p${index}.control`);
     const { settings } = this;
     const started = this.now();
+    const workspace = await this.workspaces.create(join(scratch, `p${index}`), baseline, baselineEntries);
     try {
-      await copyBaseline(baseline, workspace);
       await mkdir(controlDir, { mode: 0o700 });
       const execute = createToolExecutor({
         sandbox: this.options.sandbox,
-        workspace,
+        workspace: workspace.dir,
         controlDir,
         commandTimeoutMs: settings.commandTimeoutSec * 1000,
         commandOutputCapBytes: POLICY_DEFAULTS.commandOutputCapBytes,
@@ -156,6 +190,9 @@ export class PolicySource implements RolloutSource {
         maxOutputTokens: settings.maxTokens,
         temperature: settings.temperature,
         timeoutMs: settings.timeoutSec * 1000,
+        wallClockMs: settings.rolloutTimeoutSec * 1000,
+        logprobs: settings.logprobs,
+        workspaceFull: workspace.full,
         signal,
       }).catch((error) => {
         throw PolicyServerError.wrap(error, this.options.model.modelId, id);
@@ -163,7 +200,7 @@ export class PolicySource implements RolloutSource {
       signal.throwIfAborted();
       const diff = await diffWorkspace({
         sandbox: this.options.sandbox,
-        workspace,
+        workspace: workspace.dir,
         baseline,
         timeoutMs: POLICY_DEFAULTS.patchTimeoutSec * 1000,
         maxPatchBytes: settings.maxPatchBytes,
@@ -184,10 +221,11 @@ export class PolicySource implements RolloutSource {
           model: this.options.model.modelId,
           ...(diff.error ? { patchError: diff.error } : {}),
           messages: toOpenAIMessages(session.messages),
+          ...(session.tokens.length ? { turnTokens: storedTurnTokens(session.tokens) } : {}),
         },
       };
     } finally {
-      await rm(workspace, { recursive: true, force: true });
+      await workspace.close();
       await rm(controlDir, { recursive: true, force: true });
     }
   }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SandboxBackend } from "../../sandbox/types.ts";
-import { runShellTool } from "./shell-tool.ts";
+import { MAX_COMMAND_BYTES, runShellTool } from "./shell-tool.ts";
 import { makeTree, removeTrees, sandboxForTests } from "./test-helpers.ts";
 
 let sandbox: SandboxBackend;
@@ -48,5 +48,13 @@ describe.concurrent("the shell tool", { timeout: 60_000 }, () => {
   it("kills a command that prints without end", async () => {
     const out = await shell("yes", { outputCapBytes: 4096 });
     expect(out.endsWith("[the command printed more than 4096 bytes and was killed]")).toBe(true);
+  });
+
+  it("answers commands no process can be started with, without starting one", async () => {
+    expect(await shell("echo a\0b")).toBe(
+      "Error: the command contains a NUL byte, which no shell command can.",
+    );
+    const huge = `echo ${"x".repeat(MAX_COMMAND_BYTES)}`;
+    expect(await shell(huge)).toMatch(/^Error: the command is 102405 bytes; at most 102400 are accepted\./);
   });
 });

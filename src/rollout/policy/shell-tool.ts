@@ -10,6 +10,13 @@ export interface ShellToolContext {
 }
 
 /**
+ * The longest command accepted, in bytes. The command travels as one argv string, and Linux refuses
+ * any single argument over 128 KiB (MAX_ARG_STRLEN) when the sandbox starts; below that with room to
+ * spare, and far above any command a person would type (a long script belongs in a file).
+ */
+export const MAX_COMMAND_BYTES = 100 * 1024;
+
+/**
  * Environment of the agent's commands on top of the sandbox's base (PATH, HOME=/tmp, …): no pager
  * or terminal that would wait for input, and an identity for `git commit`.
  */
@@ -30,6 +37,12 @@ const SHELL_ENV: Record<string, string> = {
  * the output, then `[exit code: N]` when it failed, or a note when it was killed.
  */
 export async function runShellTool(ctx: ShellToolContext, command: string): Promise<string> {
+  // Commands no process could be started with are the agent's mistake, answered before the sandbox.
+  if (command.includes("\0")) return "Error: the command contains a NUL byte, which no shell command can.";
+  const bytes = Buffer.byteLength(command);
+  if (bytes > MAX_COMMAND_BYTES) {
+    return `Error: the command is ${bytes} bytes; at most ${MAX_COMMAND_BYTES} are accepted. Write long scripts to a file with write_file and run the file.`;
+  }
   const result = await ctx.sandbox.run({
     argv: ["/bin/bash", "-c", 'exec 2>&1; exec /bin/bash -c "$1"', "bash", command],
     workspace: ctx.workspace,

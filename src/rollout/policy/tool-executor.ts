@@ -1,8 +1,9 @@
+import { ConfigError, SandboxError } from "../../errors.ts";
 import type { ToolCall } from "../../llm/chat-model.ts";
 import type { SandboxBackend } from "../../sandbox/types.ts";
 import { runFileTool } from "./file-tools.ts";
 import { runShellTool } from "./shell-tool.ts";
-import { parseToolCall } from "./tool-specs.ts";
+import { type PolicyToolInvocation, parseToolCall } from "./tool-specs.ts";
 import { truncateMiddle } from "./truncate.ts";
 
 export interface ToolOutcome {
@@ -12,7 +13,11 @@ export interface ToolOutcome {
   submitted: boolean;
 }
 
-export type ToolExecutor = (call: ToolCall) => Promise<ToolOutcome>;
+/**
+ * Runs one call. `timeLeftMs` is what remains of the rollout's wall-clock budget: a command or file
+ * tool gets no more than that, so a rollout cannot run long past its cap inside one call.
+ */
+export type ToolExecutor = (call: ToolCall, budget?: { timeLeftMs?: number }) => Promise<ToolOutcome>;
 
 export interface ToolExecutorOptions {
   sandbox: SandboxBackend;
@@ -33,42 +38,51 @@ export const SUBMITTED = "Submitted. Your changes have been recorded.";
 /**
  * Executes one tool call of the agent in its sandboxed workspace. Every tool, the file tools
  * included, runs inside the sandbox; nothing reads or writes the workspace from the host.
- * Malformed calls and tool-level failures come back as text for the model; only infrastructure
- * failures (the sandbox could not run) reject.
+ *
+ * Whatever goes wrong with a call comes back as text for the model — a malformed call, a tool-level
+ * failure, a tool process that died, an argument no process can be started with — so that a
+ * model's mistake never fails the step. Only a SandboxError (the sandbox itself could not run, or
+ * gagar could not write its own files) and a ConfigError (settings no call could run with) reject:
+ * they say nothing about the policy, and would fail every call alike.
  */
 export function createToolExecutor(options: ToolExecutorOptions): ToolExecutor {
   let sequence = 0;
-  return async (call) => {
+  const run = async (invocation: Exclude<PolicyToolInvocation, { tool: "submit" }>, timeLeftMs: number) => {
+    const within = (limitMs: number) => Math.max(1, Math.min(limitMs, timeLeftMs));
+    if (invocation.tool === "shell") {
+      return runShellTool(
+        {
+          sandbox: options.sandbox,
+          workspace: options.workspace,
+          timeoutMs: within(options.commandTimeoutMs),
+          outputCapBytes: options.commandOutputCapBytes,
+        },
+        invocation.command,
+      );
+    }
+    return runFileTool(
+      {
+        sandbox: options.sandbox,
+        workspace: options.workspace,
+        controlDir: options.controlDir,
+        timeoutMs: within(options.fileToolTimeoutMs),
+        readLimitBytes: options.fileReadLimitBytes,
+      },
+      invocation,
+      sequence++,
+    );
+  };
+  return async (call, budget = {}) => {
     const parsed = parseToolCall(call);
     if (!parsed.ok) return { output: parsed.error, submitted: false };
     const invocation = parsed.invocation;
+    if (invocation.tool === "submit") return { output: SUBMITTED, submitted: true };
     let output: string;
-    switch (invocation.tool) {
-      case "submit":
-        return { output: SUBMITTED, submitted: true };
-      case "shell":
-        output = await runShellTool(
-          {
-            sandbox: options.sandbox,
-            workspace: options.workspace,
-            timeoutMs: options.commandTimeoutMs,
-            outputCapBytes: options.commandOutputCapBytes,
-          },
-          invocation.command,
-        );
-        break;
-      default:
-        output = await runFileTool(
-          {
-            sandbox: options.sandbox,
-            workspace: options.workspace,
-            controlDir: options.controlDir,
-            timeoutMs: options.fileToolTimeoutMs,
-            readLimitBytes: options.fileReadLimitBytes,
-          },
-          invocation,
-          sequence++,
-        );
+    try {
+      output = await run(invocation, budget.timeLeftMs ?? Number.POSITIVE_INFINITY);
+    } catch (error) {
+      if (error instanceof SandboxError || error instanceof ConfigError) throw error;
+      output = `Error: ${invocation.tool} failed: ${(error as Error)?.message ?? String(error)}`;
     }
     return { output: truncateMiddle(output, options.toolOutputCapBytes), submitted: false };
   };

@@ -68,6 +68,8 @@ export interface Graded {
   tests: Record<string, TestStatus>;
   durationsMs: Record<string, number>;
   findings: Finding[];
+  /** Diagnostics: the tail of the run's output (output-tail.ts), filled in by the verifier. */
+  outputTail?: string;
 }
 
 export function grade(input: GradeInput): Graded {

@@ -1,6 +1,7 @@
-import { chmodSync, copyFileSync, mkdirSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import type { Mount } from "../sandbox/types.ts";
+import { secretLines } from "./output-tail.ts";
 import { PathPolicy, testIdFile } from "./protected-paths.ts";
 import { buildSnapshot, type Snapshot } from "./snapshot.ts";
 import type { TaskPack } from "./task-pack.ts";
@@ -21,6 +22,8 @@ export interface TaskState {
   snapshot: Snapshot;
   policy: PathPolicy;
   restore: Mount[];
+  /** Lines of the hidden tests that a verdict's output tail must not quote (output-tail.ts). */
+  secrets: string[];
   buildMs: number;
 }
 
@@ -59,5 +62,6 @@ export function prepareTask(pack: TaskPack, dir: string): TaskState {
   for (const rel of [...modules].filter((m) => ![...modules].some((o) => o !== m && m.startsWith(`${o}/`)))) {
     restore.push({ source: join(snapshot.dir, rel), target: `/workspace/${rel}` });
   }
-  return { pack, snapshot, policy, restore, buildMs: performance.now() - started };
+  const secrets = secretLines(pack.hiddenTests.map((rel) => readFileSync(join(hidden, rel), "utf8")));
+  return { pack, snapshot, policy, restore, secrets, buildMs: performance.now() - started };
 }

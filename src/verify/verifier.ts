@@ -9,6 +9,7 @@ import type { SandboxBackend } from "../sandbox/types.ts";
 import { type CandidateRun, type CandidateRunDeps, REPORT_CAP, startCandidateRun } from "./candidate-run.ts";
 import { type Graded, grade } from "./grade.ts";
 import { IdmappedLowers } from "./idmapped-lowers.ts";
+import { outputTail } from "./output-tail.ts";
 import { type GateLimits, gatePatch, type ProtectedPolicy } from "./patch-gate.ts";
 import { ReadyRuns } from "./ready-runs.ts";
 import { safeReadFile } from "./safe-read.ts";
@@ -214,6 +215,7 @@ export class Verifier {
         }
         return {
           ...graded,
+          outputTail: outputTail(result.stdout, result.stderr, task.secrets),
           durationsMs: {
             gate: gateMs,
             workspace: run.workspace.prepareMs,

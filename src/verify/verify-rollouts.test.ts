@@ -58,6 +58,11 @@ describe("verifyRollouts", () => {
       ["j-empty", "tests-failed"],
     ]);
     expect(progress.map((p) => p.done)).toEqual([1, 2, 3, 4]);
+    // Diagnostics: the failing run's output says what failed, without quoting the hidden tests.
+    const empty = verdicts.find((v) => v.rolloutId === "p-empty")!;
+    expect(empty.outputTail).toMatch(/failed/);
+    expect(empty.outputTail).toContain("gagar-runner: run pytest");
+    expect(JSON.stringify(verdicts)).not.toContain("HONEYTOKEN");
     expect(progress.every((p) => p.total === 4)).toBe(true);
     expect(verdicts[0]).toMatchObject({ groupId: "g", schemaVersion: 1 });
     expect(verdicts[0]!.tests).toEqual(

@@ -1,0 +1,33 @@
+import { hostRuntime } from "../host-runtime.ts";
+import { BuildCache } from "./cache.ts";
+import { readyRoot } from "./root-source.ts";
+import { findToolPath } from "./tools.ts";
+import type { Environment } from "./types.ts";
+
+/**
+ * An OCI image (an image layout directory, or a `docker save` archive) unpacked once per manifest
+ * digest with Debian's umoci (and skopeo for archives) into a cached root filesystem, then used like a
+ * rootfs environment. Images come from files: pull them into a layout beforehand (`skopeo copy
+ * docker://… oci:DIR:TAG`) where a registry is reachable.
+ */
+export const ociEnvironment: Environment<"oci"> = {
+  kind: "oci",
+  async supported() {
+    const missing = [...hostRuntime().missing];
+    if (!findToolPath("umoci")) missing.push("umoci not found: apt-get install umoci");
+    if (!findToolPath("skopeo"))
+      missing.push("skopeo not found (docker save archives): apt-get install skopeo");
+    return { ok: missing.length === 0, missing };
+  },
+  async prepare(spec, context) {
+    const started = performance.now();
+    const ready = await readyRoot(spec, context.taskDir, new BuildCache(context.cacheDir), context.log);
+    return {
+      kind: "oci",
+      digest: ready.digest,
+      root: ready.root,
+      buildMs: ready.built ? performance.now() - started : 0,
+      cached: !ready.built,
+    };
+  },
+};

@@ -1,0 +1,30 @@
+import { hostRuntime } from "../host-runtime.ts";
+import { BuildCache } from "./cache.ts";
+import { readyRoot } from "./root-source.ts";
+import { findToolPath } from "./tools.ts";
+import type { Environment } from "./types.ts";
+
+/**
+ * A whole root filesystem (a directory, or a tarball from `docker export` or `mmdebstrap`) used
+ * read-only as the sandbox's root instead of the host's: for tasks that need another toolchain or other
+ * system libraries. Needs the host's loader under /usr (merged /usr) for the trusted runner.
+ */
+export const rootfsEnvironment: Environment<"rootfs"> = {
+  kind: "rootfs",
+  async supported() {
+    const missing = [...hostRuntime().missing];
+    if (!findToolPath("tar")) missing.push("tar not found: apt-get install tar");
+    return { ok: missing.length === 0, missing };
+  },
+  async prepare(spec, context) {
+    const started = performance.now();
+    const ready = await readyRoot(spec, context.taskDir, new BuildCache(context.cacheDir), context.log);
+    return {
+      kind: "rootfs",
+      digest: ready.digest,
+      root: ready.root,
+      buildMs: ready.built ? performance.now() - started : 0,
+      cached: !ready.built,
+    };
+  },
+};

@@ -131,11 +131,11 @@ export async function withStagedRun<T>(
     const entries: FstabEntry[] = [];
     // Synchronous on purpose, like the rest of the staging: a dozen tiny metadata calls in a fresh
     // directory take well under a millisecond inline, and several through the libuv thread pool.
-    const stage = (source: string, name: string, kind: "file" | "dir", readOnly = false) => {
+    const stage = (source: string, name: string, kind: "file" | "dir", root = false) => {
       const point = join(runDir!, name);
       if (kind === "dir") mkdirSync(point, { mode: 0o755 });
       else closeSync(openSync(point, "wx", 0o644));
-      entries.push(bindEntry(source, point, readOnly));
+      entries.push(bindEntry(source, point, root, [], root));
       return point;
     };
     const workspace = stage(spec.workspace, "ws", "dir");
@@ -143,7 +143,8 @@ export async function withStagedRun<T>(
     const readOnly: string[] = [];
     for (const [i, mount] of spec.readOnly.entries())
       readOnly.push(stage(mount.source, `ro-${i}`, mount.kind));
-    // A root filesystem may live where the run's uid cannot reach it (a cache under /root): staged too.
+    // A root filesystem may live where the run's uid cannot reach it (a cache under /root): staged too,
+    // read-only, with whatever is mounted inside it.
     const root = spec.root ? stage(spec.root, "root", "dir", true) : undefined;
     const partial = { uid: lease.uid, runDir, workspace, outputDir, readOnly, root };
     entries.push(...((await options.extraEntries?.(partial)) ?? []));

@@ -57,7 +57,7 @@ export const setupEnvironment: Environment<"setup"> = {
             memoryBytes: 16 * GiB,
             fileSizeBytes: 4 * GiB,
             cpuSeconds: spec.timeoutSec,
-            openFiles: 65536,
+            openFiles: 4096,
             tmpBytes: 4 * GiB,
           },
         });

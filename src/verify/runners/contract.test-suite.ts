@@ -2,8 +2,8 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { bwrapForTests } from "../../../test/support/sandbox.ts";
 import { patchOf, writeTask } from "../../../test/support/task-fixture.ts";
-import { selectBackend } from "../../sandbox/select.ts";
 import { loadTaskPack, type TaskPack } from "../task-pack.ts";
 import { Verifier } from "../verifier.ts";
 
@@ -72,7 +72,7 @@ export function runnerContract(name: string, fixture: () => RunnerFixture, skip?
             tests: f.tests,
           }),
         );
-        verifier = new Verifier({ sandbox: await selectBackend("bwrap") });
+        verifier = new Verifier({ sandbox: await bwrapForTests() });
       }, 600_000);
       afterAll(async () => {
         await verifier?.close();

@@ -6,6 +6,7 @@ import { parseRecord } from "../io/validate.ts";
 import { forbiddenReason } from "./protected-paths.ts";
 import { runnerNamed } from "./runners/registry.ts";
 import type { TestRunner } from "./runners/types.ts";
+import { storedProblems } from "./task-check-file.ts";
 
 /**
  * Task packs: one folder per task (DESIGN.md "Task pack"):
@@ -33,6 +34,8 @@ export interface TaskPack {
   /** Hidden test files relative to tests/ (= their paths in the repository), sorted. */
   hiddenTests: string[];
   referencePatch?: string;
+  /** Why its last `gagar tasks check --run` found the task invalid (check.json), if it did: it is not scored. */
+  invalid?: string[];
 }
 
 export function loadTaskPack(dir: string): TaskPack {
@@ -73,6 +76,8 @@ export function loadTaskPack(dir: string): TaskPack {
   }
   const reference = join(root, "reference.patch");
   if (existsSync(reference)) pack.referencePatch = readFileSync(reference, "utf8");
+  const invalid = storedProblems(pack);
+  if (invalid) pack.invalid = invalid;
   return pack;
 }
 

@@ -143,7 +143,9 @@ export function formatDoctorReport(report: DoctorReport): string {
   for (const { name, version } of report.tools) lines.push(`  ${name.padEnd(NAME_WIDTH)} ${version}`);
   lines.push("", "task environments (task.json environment.kind)");
   for (const { kind, ok, missing } of report.environments) {
-    lines.push(`  ${kind.padEnd(NAME_WIDTH)} ${ok ? "[ok]       supported" : "[missing]  not supported here"}`);
+    lines.push(
+      `  ${kind.padEnd(NAME_WIDTH)} ${ok ? "[ok]       supported" : "[missing]  not supported here"}`,
+    );
     for (const item of missing) lines.push(`  ${"".padEnd(NAME_WIDTH)}   - ${item}`);
   }
   lines.push("");

@@ -1,11 +1,13 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
-import type { Rollout } from "../../contracts/rollout.ts";
+import { createLimiter } from "../../concurrency/limiter.ts";
 import { SandboxError } from "../../errors.ts";
 import { BACKEND_NAMES, type BackendName, selectBackend } from "../../sandbox/select.ts";
+import { checkTask, type TaskCheck } from "../../tasks/check.ts";
 import { splitCommand } from "../../verify/argv-split.ts";
 import { importSweBench } from "../../verify/swebench-import.ts";
+import { saveCheck } from "../../verify/task-check-file.ts";
 import { loadTaskPacks } from "../../verify/task-pack.ts";
-import { verifyRollouts } from "../../verify/verify-rollouts.ts";
+import { Verifier } from "../../verify/verifier.ts";
 import { integerAtLeast, numberIn } from "../options.ts";
 import { renderTable } from "../table.ts";
 import { exitOnSignals } from "./verify.ts";
@@ -61,7 +63,7 @@ export function registerTasks(program: Command): void {
   tasks
     .command("check")
     .description(
-      "validate task packs; with --run, also check that each reference patch passes and the empty patch fails",
+      "validate task packs; with --run, run each task: its reference must pass, the empty patch fail, every listed test id run (the result is kept in check.json; gagar verify refuses tasks found invalid)",
     )
     .argument("<dir>", "a folder of task folders, or one task folder")
     .option("--run", "verify reference and empty patches in the sandbox")
@@ -89,30 +91,45 @@ export function registerTasks(program: Command): void {
       if (!flags.run) return;
       const warn = (m: string) => process.stderr.write(`${m}\n`);
       const sandbox = await selectBackend(flags.sandbox, { allowUnsandboxed: flags.allowUnsandboxed, warn });
-      const rollouts: Rollout[] = [];
-      for (const p of packs.values()) {
-        if (p.referencePatch !== undefined)
-          rollouts.push({ id: `${p.spec.id}/reference`, taskId: p.spec.id, patch: p.referencePatch });
-        rollouts.push({ id: `${p.spec.id}/empty`, taskId: p.spec.id, patch: "" });
-      }
       const restoreSignals = exitOnSignals();
-      const verdicts = await verifyRollouts(rollouts, {
-        tasks: packs,
-        sandbox,
-        jobs: flags.jobs,
-        warn,
-      }).finally(restoreSignals);
-      const problems = verdicts.filter((v) => v.rolloutId.endsWith("/reference") !== v.passed);
-      const table = verdicts.map((v) => [v.rolloutId, v.reason, v.detail ?? ""]);
-      process.stderr.write(`${renderTable(["patch", "verdict", "detail"], table, "  ")}\n`);
-      if (problems.length) {
+      const verifier = new Verifier({ sandbox, warn, log: warn });
+      const limit = createLimiter(flags.jobs);
+      let checks: TaskCheck[];
+      try {
+        await verifier.selfTest();
+        checks = await Promise.all([...packs.values()].map((p) => limit(() => checkTask(verifier, p))));
+      } finally {
+        await verifier.close();
+        restoreSignals();
+      }
+      for (const check of checks) saveCheck(packs.get(check.taskId)!, check);
+      const invalid = checks.filter((c) => !c.valid);
+      for (const check of invalid) {
+        process.stderr.write(
+          `✗ ${check.taskId}: invalid\n${check.problems.map((p) => `    - ${p}\n`).join("")}`,
+        );
+        if (check.referenceOutput)
+          process.stderr.write(
+            `    reference output (last lines):\n${indent(check.referenceOutput, "      ")}\n`,
+          );
+      }
+      if (invalid.length) {
         throw new SandboxError(
-          `${problems.length} checks failed (a reference patch must pass, an empty patch must fail): ${problems.map((v) => v.rolloutId).join(", ")}`,
+          `${invalid.length} of ${checks.length} tasks are invalid (${invalid.map((c) => c.taskId).join(", ")}); gagar verify will not score them until a check passes`,
           false,
         );
       }
-      process.stderr.write("every reference patch passes and every empty patch fails\n");
+      process.stderr.write(
+        `all ${checks.length} tasks are valid: every reference patch passes, every empty patch fails, every listed test runs\n`,
+      );
     });
+}
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split("\n")
+    .map((l) => prefix + l)
+    .join("\n");
 }
 
 function parseCommand(raw: string): string[] {

@@ -9,8 +9,11 @@ function relative(file) {
   return file ? path.relative(process.cwd(), file).split(path.sep).join("/") : "";
 }
 
+// The title path from the root suite down (Runnable#titlePath exists from mocha 4 on; walk for older ones).
 function titles(runnable) {
-  return typeof runnable.titlePath === "function" ? runnable.titlePath() : [runnable.title];
+  const path = [];
+  for (let node = runnable; node; node = node.parent) if (node.title) path.unshift(node.title);
+  return path;
 }
 
 function message(err) {

@@ -156,7 +156,7 @@ function requireDir(path: string, file: string, what: string): void {
     throw new InputError({ file: path }, `missing directory (${what}) beside ${basename(file)}`);
 }
 
-function listHiddenTests(testsDir: string): string[] {
+export function listHiddenTests(testsDir: string): string[] {
   const out: string[] = [];
   const walk = (dir: string, prefix: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {

@@ -1,6 +1,5 @@
 import { hostRuntime } from "../host-runtime.ts";
-import { BuildCache } from "./cache.ts";
-import { readyRoot } from "./root-source.ts";
+import { prepareRoot } from "./root-source.ts";
 import { findToolPath } from "./tools.ts";
 import type { Environment } from "./types.ts";
 
@@ -19,15 +18,5 @@ export const ociEnvironment: Environment<"oci"> = {
       missing.push("skopeo not found (docker save archives): apt-get install skopeo");
     return { ok: missing.length === 0, missing };
   },
-  async prepare(spec, context) {
-    const started = performance.now();
-    const ready = await readyRoot(spec, context.taskDir, new BuildCache(context.cacheDir), context.log);
-    return {
-      kind: "oci",
-      digest: ready.digest,
-      root: ready.root,
-      buildMs: ready.built ? performance.now() - started : 0,
-      cached: !ready.built,
-    };
-  },
+  prepare: (spec, context) => prepareRoot(spec, context),
 };

@@ -3,10 +3,10 @@ import { lstatSync, mkdirSync, readFileSync, realpathSync, statSync } from "node
 import { isAbsolute, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import type { EnvironmentSpec } from "../../contracts/task-spec.ts";
-import type { BuildCache } from "./cache.ts";
+import { BuildCache } from "./cache.ts";
 import { digestOf, fileDigest } from "./digest.ts";
 import { findToolPath } from "./tools.ts";
-import { EnvironmentError } from "./types.ts";
+import { EnvironmentError, type PreparedEnvironment } from "./types.ts";
 
 const run = promisify(execFile);
 const TOOL_ENV = { PATH: "/usr/sbin:/usr/bin:/sbin:/bin" };
@@ -171,4 +171,20 @@ async function tool(file: string, args: string[], what: string): Promise<void> {
     const stderr = String((e as { stderr?: string }).stderr ?? (e as Error).message).trim();
     throw new EnvironmentError(`${what} failed: ${stderr.split("\n").slice(-5).join(" | ")}`);
   }
+}
+
+/** What rootfs and oci environments do with their spec: a ready root, timed when built now. */
+export async function prepareRoot(
+  spec: RootSourceSpec,
+  context: { cacheDir: string; taskDir: string; log?: (message: string) => void },
+): Promise<PreparedEnvironment> {
+  const started = performance.now();
+  const ready = await readyRoot(spec, context.taskDir, new BuildCache(context.cacheDir), context.log);
+  return {
+    kind: spec.kind,
+    digest: ready.digest,
+    root: ready.root,
+    buildMs: ready.built ? performance.now() - started : 0,
+    cached: !ready.built,
+  };
 }

@@ -1,6 +1,5 @@
 import { hostRuntime } from "../host-runtime.ts";
-import { BuildCache } from "./cache.ts";
-import { readyRoot } from "./root-source.ts";
+import { prepareRoot } from "./root-source.ts";
 import { findToolPath } from "./tools.ts";
 import type { Environment } from "./types.ts";
 
@@ -16,15 +15,5 @@ export const rootfsEnvironment: Environment<"rootfs"> = {
     if (!findToolPath("tar")) missing.push("tar not found: apt-get install tar");
     return { ok: missing.length === 0, missing };
   },
-  async prepare(spec, context) {
-    const started = performance.now();
-    const ready = await readyRoot(spec, context.taskDir, new BuildCache(context.cacheDir), context.log);
-    return {
-      kind: "rootfs",
-      digest: ready.digest,
-      root: ready.root,
-      buildMs: ready.built ? performance.now() - started : 0,
-      cached: !ready.built,
-    };
-  },
+  prepare: (spec, context) => prepareRoot(spec, context),
 };

@@ -1,5 +1,6 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { posix } from "node:path";
+import type { CanaryCheck } from "./types.ts";
 
 /**
  * Shared pieces of the canaries every adapter writes (security.md §5.3, D3/D4):
@@ -53,4 +54,37 @@ export function expandCommand(
     if (arg === "{tests}") return [...tests];
     return [arg.replace(/\{(junit|reporter|pass|fail|message)\}/g, (m, key: string) => values[key] ?? m)];
   });
+}
+
+/**
+ * The JavaScript canaries node:test and mocha share: a must-pass, a must-fail through node's
+ * `assert.strictEqual` and a bare `throw`, declared with `define` (`test` or `it`) and checked under the
+ * ids `<idFile>::<name>`. The caller puts them after the lines that load `assert` and the tests.
+ */
+export function assertCanaries(define: string, idFile: string): { lines: string[]; checks: CanaryCheck[] } {
+  const [pass, failAssert, failThrow] = [nonce(), nonce(), nonce()];
+  const sum = ints();
+  const assertion = ints();
+  const [m1, m2] = [nonce(), nonce()];
+  const lines = [
+    `${define}(${JSON.stringify(pass)}, () => {`,
+    `  assert.strictEqual(${sum.a} + ${sum.b}, ${sum.a + sum.b});`,
+    "});",
+    `${define}(${JSON.stringify(failAssert)}, () => {`,
+    `  assert.strictEqual(${assertion.a}, ${assertion.b}, ${JSON.stringify(m1)});`,
+    "});",
+    `${define}(${JSON.stringify(failThrow)}, () => {`,
+    `  throw new Error(${JSON.stringify(m2)});`,
+    "});",
+    "",
+  ];
+  const id = (name: string) => `${idFile}::${name}`;
+  return {
+    lines,
+    checks: [
+      { id: id(pass), key: id(pass), expect: "pass" },
+      { id: id(failAssert), key: id(failAssert), expect: "fail", message: m1 },
+      { id: id(failThrow), key: id(failThrow), expect: "fail", message: m2 },
+    ],
+  };
 }

@@ -1,6 +1,6 @@
 import { posix } from "node:path";
 import type { JunitCase } from "../junit-report.ts";
-import { expandCommand, ints, nonce } from "./canary.ts";
+import { assertCanaries, expandCommand, nonce } from "./canary.ts";
 import { fileOfId, JS_TEST_FILE, jsId } from "./js-ids.ts";
 import type { TestPlan, TestRunner } from "./types.ts";
 import { REPORT_PATH, SUPPORT_DIR } from "./types.ts";
@@ -50,31 +50,7 @@ export const mochaRunner: TestRunner = {
 
 function mochaCanary(dir: string) {
   const path = `${dir}${nonce()}.spec.cjs`;
-  const [pass, failAssert, failThrow] = [nonce(), nonce(), nonce()];
-  const sum = ints();
-  const assertion = ints();
-  const [m1, m2] = [nonce(), nonce()];
-  const content = [
-    'const assert = require("node:assert");',
-    "",
-    `it(${JSON.stringify(pass)}, () => {`,
-    `  assert.strictEqual(${sum.a} + ${sum.b}, ${sum.a + sum.b});`,
-    "});",
-    `it(${JSON.stringify(failAssert)}, () => {`,
-    `  assert.strictEqual(${assertion.a}, ${assertion.b}, ${JSON.stringify(m1)});`,
-    "});",
-    `it(${JSON.stringify(failThrow)}, () => {`,
-    `  throw new Error(${JSON.stringify(m2)});`,
-    "});",
-    "",
-  ].join("\n");
-  return {
-    path,
-    content,
-    checks: [
-      { id: jsId(path, [pass]), key: jsId(path, [pass]), expect: "pass" as const },
-      { id: jsId(path, [failAssert]), key: jsId(path, [failAssert]), expect: "fail" as const, message: m1 },
-      { id: jsId(path, [failThrow]), key: jsId(path, [failThrow]), expect: "fail" as const, message: m2 },
-    ],
-  };
+  const canaries = assertCanaries("it", path);
+  const content = ['const assert = require("node:assert");', "", ...canaries.lines].join("\n");
+  return { path, content, checks: canaries.checks };
 }

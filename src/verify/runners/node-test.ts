@@ -1,4 +1,4 @@
-import { expandCommand, ints, nonce, wrapperPath } from "./canary.ts";
+import { assertCanaries, expandCommand, nonce, wrapperPath } from "./canary.ts";
 import { checkJsId, fileOfId, JS_TEST_FILE, jsId, suiteTitles } from "./js-ids.ts";
 import type { PlannedRun, TestPlan, TestRunner } from "./types.ts";
 import { REPORT_PATH } from "./types.ts";
@@ -47,43 +47,13 @@ export const nodeTestRunner: TestRunner = {
 
 function nodeWrapper(testFile: string) {
   const path = wrapperPath(testFile, nonce()).replace(/\.[cm]?[jt]sx?$/, ".mjs");
-  const [pass, failAssert, failThrow] = [nonce(), nonce(), nonce()];
-  const sum = ints();
-  const assertion = ints();
-  const [m1, m2] = [nonce(), nonce()];
+  const canaries = assertCanaries("test", testFile);
   const content = [
     `import ${JSON.stringify(`./${testFile.slice(testFile.lastIndexOf("/") + 1)}`)};`,
     'import { test } from "node:test";',
     'import assert from "node:assert";',
     "",
-    `test(${JSON.stringify(pass)}, () => {`,
-    `  assert.strictEqual(${sum.a} + ${sum.b}, ${sum.a + sum.b});`,
-    "});",
-    `test(${JSON.stringify(failAssert)}, () => {`,
-    `  assert.strictEqual(${assertion.a}, ${assertion.b}, ${JSON.stringify(m1)});`,
-    "});",
-    `test(${JSON.stringify(failThrow)}, () => {`,
-    `  throw new Error(${JSON.stringify(m2)});`,
-    "});",
-    "",
+    ...canaries.lines,
   ].join("\n");
-  return {
-    path,
-    content,
-    checks: [
-      { id: jsId(testFile, [pass]), key: jsId(testFile, [pass]), expect: "pass" as const },
-      {
-        id: jsId(testFile, [failAssert]),
-        key: jsId(testFile, [failAssert]),
-        expect: "fail" as const,
-        message: m1,
-      },
-      {
-        id: jsId(testFile, [failThrow]),
-        key: jsId(testFile, [failThrow]),
-        expect: "fail" as const,
-        message: m2,
-      },
-    ],
-  };
+  return { path, content, checks: canaries.checks };
 }

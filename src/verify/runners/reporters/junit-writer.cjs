@@ -27,8 +27,36 @@ function writeJunit(cases) {
   });
   const xml = `<?xml version="1.0" encoding="utf-8"?>\n<testsuites><testsuite name="gagar">${rows.join("")}</testsuite></testsuites>\n`;
   const data = Buffer.from(xml, "utf8");
+  const fd = reportChannel();
   let offset = 0;
-  while (offset < data.length) offset += fs.writeSync(REPORT_FD, data, offset);
+  while (offset < data.length) offset += fs.writeSync(fd, data, offset);
+}
+
+/**
+ * The report pipe: fd 3 of this process, or of the nearest ancestor that holds it when a launcher
+ * started the framework without passing fd 3 on (mocha before 8 runs its tests in a child, `_mocha`,
+ * whose own fd 3 is then one of Node's internal descriptors: only a pipe is the channel).
+ */
+function reportChannel() {
+  if (isPipe(`/proc/self/fd/${REPORT_FD}`)) return REPORT_FD;
+  for (let pid = process.ppid; pid > 1; pid = parentOf(pid)) {
+    const path = `/proc/${pid}/fd/${REPORT_FD}`;
+    if (isPipe(path)) return fs.openSync(path, "w");
+  }
+  throw new Error("gagar reporter: no report channel (a pipe on fd 3) in this process or its parents");
+}
+
+function isPipe(path) {
+  try {
+    return fs.statSync(path).isFIFO();
+  } catch {
+    return false;
+  }
+}
+
+function parentOf(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
 }
 
 module.exports = { writeJunit };

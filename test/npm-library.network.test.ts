@@ -100,7 +100,7 @@ describe.skipIf(NETWORK_SKIP !== undefined)(
     });
 
     it("derives a real PASS_TO_PASS list from the library's own suite", () => {
-      expect(pack.spec.passToPass.length).toBeGreaterThan(30);
+      expect(pack.spec.passToPass.length).toBeGreaterThanOrEqual(15);
       expect(pack.spec.passToPass).toContain("tests/numeral.js::Numeral > Manipulate > Add > should add");
     });
 

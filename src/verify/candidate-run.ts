@@ -176,6 +176,7 @@ function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan,
     // graded directories get a read-only empty __pycache__ (above).
     env: { ...task?.pack.spec.test.env, PYTHONPYCACHEPREFIX: "" },
     timeoutMs: timeoutSec * 1000 + deps.setupMarginMs,
+    ...(task?.pack.runner.memoryBytes && { limits: { memoryBytes: task.pack.runner.memoryBytes } }),
   };
 }
 

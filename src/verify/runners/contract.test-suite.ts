@@ -72,7 +72,10 @@ export function runnerContract(name: string, fixture: () => RunnerFixture, skip?
             tests: f.tests,
           }),
         );
-        verifier = new Verifier({ sandbox: await bwrapForTests() });
+        verifier = new Verifier({
+          sandbox: await bwrapForTests(),
+          environmentCache: join(root, "environments"),
+        });
       }, 600_000);
       afterAll(async () => {
         await verifier?.close();

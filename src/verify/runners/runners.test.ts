@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { NETWORK_SKIP } from "../../../test/support/debian-rootfs.ts";
 import { TEST_RUNNERS } from "../../contracts/task-spec.ts";
 import { type RunnerFixture, runnerContract } from "./contract.test-suite.ts";
 import { RUNNERS, runnerNamed } from "./registry.ts";
@@ -186,3 +187,29 @@ runnerContract(
     : "Debian's mocha is not installed (apt-get install mocha; .ci/run does)",
 );
 runnerContract("junit (a project's own JUnit script, canaries by command)", () => JUNIT);
+
+/** jest and vitest come from the npm registry into a setup environment (network-gated). */
+const npmInstall = (pkg: string) => ({
+  kind: "setup",
+  commands: [["npm", "install", "--no-audit", "--no-fund", "--no-package-lock", "--ignore-scripts", pkg]],
+});
+runnerContract(
+  "jest (installed from the npm registry by a setup environment)",
+  () =>
+    jsFixture("jest", "test/calc.test.js", REQUIRE_JS, {
+      environment: npmInstall("jest@29.7.0"),
+      timeoutSec: 120,
+    }),
+  NETWORK_SKIP,
+);
+runnerContract(
+  "vitest (installed from the npm registry by a setup environment)",
+  () =>
+    jsFixture(
+      "vitest",
+      "test/calc.test.mjs",
+      'import assert from "node:assert";\nimport { describe, test } from "vitest";\nimport calc from "../calc.js";\n\nconst { div } = calc;',
+      { environment: npmInstall("vitest@2.1.9"), timeoutSec: 120 },
+    ),
+  NETWORK_SKIP,
+);

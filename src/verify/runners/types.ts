@@ -19,6 +19,11 @@ export interface TestRunner {
   readonly defaultCommand: readonly string[];
   /** Placeholders a task's command must contain (each as a whole argument, except `{junit}`). */
   readonly requires: readonly Placeholder[];
+  /**
+   * Address space per process the framework needs, when more than the sandbox's default (RLIMIT_AS):
+   * WebAssembly engines reserve large guard regions per instance.
+   */
+  readonly memoryBytes?: number;
   /** Whether the tests import Python from the workspace (the gate then refuses modules that shadow the toolchain). */
   readonly python: boolean;
   /** Whether `path` is a test file that `{tests}` should name (files named by test ids always are). */

@@ -4,7 +4,7 @@
  * candidate failed, or why a task's reference fails, without rerunning anything outside gagar.
  *
  * Test output quotes the hidden tests (tracebacks, assertion rewriting), and hidden-test text must never
- * reach anything the policy can read (security.md E5). Every line that contains a line of a hidden test
+ * reach anything the policy can read (docs/security.md E5). Every line that contains a line of a hidden test
  * file (stripped, at least `MIN_SECRET` characters) is replaced by a marker before the tail leaves the
  * verifier. What remains can still show values a test computed; the tail is meant for the operator,
  * and gagar never puts it into groups, prompts or rewards.

@@ -3,7 +3,7 @@ import { posix } from "node:path";
 import type { CanaryCheck } from "./types.ts";
 
 /**
- * Shared pieces of the canaries every adapter writes (security.md §5.3, D3/D4):
+ * Shared pieces of the canaries every adapter writes (docs/security.md §5.3, D3/D4):
  * - a **must-pass** test (catches runs that fail everything, or a report that is not this run's);
  * - **must-fail** tests with a random message, one per forgery channel the framework has: a plain
  *   assertion on ints (an outcome-rewriting hook turns it green), the library assertion API that

@@ -1,6 +1,6 @@
+import { findTool } from "../../sandbox/host-tools.ts";
 import { hostRuntime } from "../host-runtime.ts";
 import { prepareRoot } from "./root-source.ts";
-import { findToolPath } from "./tools.ts";
 import type { Environment } from "./types.ts";
 
 /**
@@ -13,9 +13,8 @@ export const ociEnvironment: Environment<"oci"> = {
   kind: "oci",
   async supported() {
     const missing = [...hostRuntime().missing];
-    if (!findToolPath("umoci")) missing.push("umoci not found: apt-get install umoci");
-    if (!findToolPath("skopeo"))
-      missing.push("skopeo not found (docker save archives): apt-get install skopeo");
+    if (!findTool("umoci")) missing.push("umoci not found: apt-get install umoci");
+    if (!findTool("skopeo")) missing.push("skopeo not found (docker save archives): apt-get install skopeo");
     return { ok: missing.length === 0, missing };
   },
   prepare: (spec, context) => prepareRoot(spec, context),

@@ -3,9 +3,9 @@ import { lstatSync, mkdirSync, readFileSync, realpathSync, statSync } from "node
 import { isAbsolute, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import type { EnvironmentSpec } from "../../contracts/task-spec.ts";
+import { findTool } from "../../sandbox/host-tools.ts";
 import { BuildCache } from "./cache.ts";
 import { digestOf, fileDigest } from "./digest.ts";
-import { findToolPath } from "./tools.ts";
 import { EnvironmentError, type PreparedEnvironment } from "./types.ts";
 
 const run = promisify(execFile);
@@ -158,8 +158,8 @@ function pickManifest(layout: string, ref: string | undefined): { ref: string; d
   return { ref: found.ref, digest: found.digest };
 }
 
-function requireTool(name: string, pkg: string): string {
-  const path = findToolPath(name);
+function requireTool(name: "umoci" | "skopeo", pkg: string): string {
+  const path = findTool(name);
   if (!path) throw new EnvironmentError(`${name} is not installed (apt-get install ${pkg})`);
   return path;
 }

@@ -1,6 +1,6 @@
+import { findTool } from "../../sandbox/host-tools.ts";
 import { hostRuntime } from "../host-runtime.ts";
 import { prepareRoot } from "./root-source.ts";
-import { findToolPath } from "./tools.ts";
 import type { Environment } from "./types.ts";
 
 /**
@@ -12,7 +12,7 @@ export const rootfsEnvironment: Environment<"rootfs"> = {
   kind: "rootfs",
   async supported() {
     const missing = [...hostRuntime().missing];
-    if (!findToolPath("tar")) missing.push("tar not found: apt-get install tar");
+    if (!findTool("tar")) missing.push("tar not found: apt-get install tar");
     return { ok: missing.length === 0, missing };
   },
   prepare: (spec, context) => prepareRoot(spec, context),

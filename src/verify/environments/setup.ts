@@ -3,12 +3,12 @@ import { createHash } from "node:crypto";
 import { cpSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
+import { findTool } from "../../sandbox/host-tools.ts";
 import { outputTail } from "../output-tail.ts";
 import type { Snapshot } from "../snapshot.ts";
 import { BuildCache } from "./cache.ts";
 import { digestOf } from "./digest.ts";
 import { readyRoot } from "./root-source.ts";
-import { findToolPath } from "./tools.ts";
 import { type Environment, EnvironmentError } from "./types.ts";
 
 const run = promisify(execFile);
@@ -26,7 +26,7 @@ export const setupEnvironment: Environment<"setup"> = {
   kind: "setup",
   async supported() {
     const missing: string[] = [];
-    if (!findToolPath("chown")) missing.push("chown not found: apt-get install coreutils");
+    if (!findTool("chown")) missing.push("chown not found: apt-get install coreutils");
     return { ok: missing.length === 0, missing };
   },
   async prepare(spec, context) {

@@ -71,7 +71,7 @@ export function registerVerify(program: Command): void {
       const progress = flags.quiet ? undefined : progressReporter();
       const restoreSignals = exitOnSignals();
       let verdicts: Verdict[];
-      const verifier = new Verifier({ sandbox, protectedPolicy: flags.protected, warn });
+      const verifier = new Verifier({ sandbox, protectedPolicy: flags.protected, warn, log: warn });
       try {
         verdicts = await verifyRollouts(rollouts, {
           tasks,

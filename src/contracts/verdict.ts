@@ -31,5 +31,10 @@ export const Verdict = z.looseObject({
   tests: z.record(z.string(), TestStatus).default({}),
   durationsMs: z.record(z.string(), z.number().nonnegative()).default({}),
   findings: z.array(Finding).default([]),
+  /**
+   * The last lines the test run printed (capped; lines quoting hidden tests removed): why a candidate
+   * failed, for the operator. Never shown to the policy or the graders.
+   */
+  outputTail: z.string().optional(),
 });
 export type Verdict = z.output<typeof Verdict>;

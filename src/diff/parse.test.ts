@@ -91,11 +91,21 @@ describe("parseDiff", () => {
     expect(file!.newPath).toBe("../../etc/x");
   });
 
-  it("rejects truncated hunks and headerless diffs with the line number", () => {
+  it("reads plain unified diffs as git apply does", () => {
+    const [file] = parseDiff(
+      "--- a/f.py\t2024-01-01 00:00:00\n+++ b/f.py\t2024-01-01 00:00:01\n@@ -1 +1 @@\n-a\n+b\n",
+    );
+    expect(file).toMatchObject({ oldPath: "f.py", newPath: "f.py", status: "modified" });
+    const [root] = parseDiff("--- f.py.orig\n+++ f.py\n@@ -1 +1 @@\n-a\n+b\n\\ No newline at end of file\n");
+    expect(root).toMatchObject({ oldPath: "f.py", newPath: "f.py" });
+    expect(root!.hunks[0]!.lines.at(-1)).toMatchObject({ text: "b", noNewline: true });
+  });
+
+  it("rejects truncated hunks and stray hunk headers with the line number", () => {
     expect(() => parseDiff("diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1,3 +1,3 @@\n a\n")).toThrow(
       DiffParseError,
     );
-    expect(() => parseDiff("--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n")).toThrow(/line 1/);
+    expect(() => parseDiff("text\n@@ -1 +1 @@\n-a\n+b\n")).toThrow(/line 2/);
   });
 
   it("returns no files for an empty patch", () => {

@@ -1,9 +1,10 @@
 /**
- * A strict parser for `git diff` output (unified diffs with `diff --git` headers).
+ * A strict parser for unified diffs as `git apply` reads them: `git diff` output with `diff --git`
+ * headers, and plain `diff -u` output (`--- `/`+++ ` headers).
  *
  * Used by the patch gate (which must see every path and mode a patch would create, so it never
  * guesses) and by the graders. Paths are unquoted from git's C-style quoting and returned without
- * the `a/` / `b/` prefixes; `/dev/null` sides are `null`.
+ * their first component (`a/`, `b/`: git's -p1); `/dev/null` sides are `null`.
  */
 
 export type DiffLineKind = "add" | "del" | "context";
@@ -15,6 +16,8 @@ export interface DiffLine {
   oldLine?: number;
   /** 1-based line in the new file (context and additions). */
   newLine?: number;
+  /** Followed by "\\ No newline at end of file": the line has no newline in its file. */
+  noNewline?: boolean;
 }
 
 export interface Hunk {
@@ -58,39 +61,138 @@ export function filePath(file: FileDiff): string {
 
 const HUNK_HEADER = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$/;
 
-export function parseDiff(patch: string): FileDiff[] {
-  const lines = patch.split("\n");
-  if (lines.at(-1) === "") lines.pop();
-  const files: FileDiff[] = [];
-  let i = 0;
-  // Free text before the first header (a commit message, say) is allowed, as git apply allows it.
-  while (i < lines.length && !lines[i]!.startsWith("diff --git ")) {
-    if (lines[i]!.startsWith("--- ") || lines[i]!.startsWith("@@ ")) {
-      throw new DiffParseError(
-        i + 1,
-        "unified diff without a 'diff --git' header; produce patches with git diff",
-      );
-    }
-    i++;
-  }
-  while (i < lines.length) {
-    const [file, next] = parseFile(lines, i);
-    files.push(file);
-    i = next;
-  }
-  return files;
+/** A file's diff and the lines of the patch it spans (0-based, end exclusive; trailing free text included). */
+export interface DiffSection {
+  file: FileDiff;
+  start: number;
+  end: number;
 }
 
+export function parseDiff(patch: string): FileDiff[] {
+  return parseDiffSections(patch).map((s) => s.file);
+}
+
+/**
+ * Finds file diffs where `git apply` finds them: a `diff --git` header, or a traditional `--- ` line
+ * followed by `+++ ` and a hunk header (plain `diff -u` output). Text before, between and after them is
+ * free text, as for git (a commit message, a stray blank line after a hunk's last context line), except
+ * a hunk header outside any file, which git refuses too.
+ */
+export function parseDiffSections(patch: string): DiffSection[] {
+  const lines = patch.split("\n");
+  if (lines.at(-1) === "") lines.pop();
+  const sections: DiffSection[] = [];
+  let i = 0;
+  while (i < lines.length) {
+    const line = lines[i]!;
+    let parsed: [FileDiff, number] | undefined;
+    if (line.startsWith("diff --git ")) parsed = parseFile(lines, i);
+    else if (isTraditionalHeader(lines, i)) parsed = parseTraditional(lines, i);
+    else if (HUNK_HEADER.test(line)) throw new DiffParseError(i + 1, "hunk without a file header before it");
+    if (!parsed) {
+      i++;
+      continue;
+    }
+    const [file, next] = parsed;
+    const previous = sections.at(-1);
+    if (previous) previous.end = i;
+    sections.push({ file, start: i, end: lines.length });
+    i = next;
+  }
+  return sections;
+}
+
+function isTraditionalHeader(lines: string[], i: number): boolean {
+  return (
+    lines[i]!.startsWith("--- ") &&
+    (lines[i + 1]?.startsWith("+++ ") ?? false) &&
+    HUNK_HEADER.test(lines[i + 2] ?? "")
+  );
+}
+
+/**
+ * A plain unified diff (`diff -u`, many agents): names from the `---`/`+++` lines as git reads them.
+ * The leading path component is stripped (git's -p1) unless neither name has one; a timestamp after a
+ * tab (or an ISO date after spaces) is not part of the name; the file changed is the `+++` name; a
+ * 1970-01-01 timestamp or /dev/null marks a created or deleted file.
+ */
+function parseTraditional(lines: string[], start: number): [FileDiff, number] {
+  const first = lines[start]!.slice(4);
+  const second = lines[start + 1]!.slice(4);
+  const oldRaw = isDevNull(first) ? null : traditionalName(first);
+  const newRaw = isDevNull(second) ? null : traditionalName(second);
+  const strip = [oldRaw, newRaw].every((n) => n === null || !n.includes("/")) ? 0 : 1;
+  const oldName = oldRaw === null ? null : stripComponents(oldRaw, strip);
+  const newName = newRaw === null ? null : (stripComponents(newRaw, strip) ?? oldName);
+  const file: FileDiff = { oldPath: null, newPath: null, status: "modified", binary: false, hunks: [] };
+  if (oldRaw === null || EPOCH.test(first)) {
+    file.status = "added";
+    file.newPath = newName ?? oldName;
+  } else if (newRaw === null || EPOCH.test(second)) {
+    file.status = "deleted";
+    file.oldPath = oldName;
+  } else {
+    file.oldPath = file.newPath = newName;
+  }
+  if (file.oldPath === null && file.newPath === null)
+    throw new DiffParseError(start + 1, "cannot read a file name from the ---/+++ lines");
+  let i = start + 2;
+  while (i < lines.length && lines[i]!.startsWith("@@ ")) {
+    const [hunk, next] = parseHunk(lines, i);
+    file.hunks.push(hunk);
+    i = next;
+  }
+  return [file, i];
+}
+
+const EPOCH = /[\t ](1970-01-01|1969-12-31) \d\d:\d\d:\d\d/;
+const ISO_STAMP = / +\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d+)?( [+-]\d\d:?\d\d)?$/;
+
+function isDevNull(raw: string): boolean {
+  return /^\/dev\/null(\s|$)/.test(raw);
+}
+
+function traditionalName(raw: string): string {
+  if (raw.startsWith('"')) {
+    const end = closingQuote(raw, 0);
+    if (end > 0) return unquote(raw.slice(0, end + 1));
+  }
+  const tab = raw.indexOf("\t");
+  return tab >= 0 ? raw.slice(0, tab) : raw.replace(ISO_STAMP, "");
+}
+
+/** `path` without its first `n` components (git's -pN), or null when it has fewer. */
+function stripComponents(path: string, n: number): string | null {
+  let rest = path;
+  for (let k = 0; k < n; k++) {
+    const slash = rest.indexOf("/");
+    if (slash <= 0) return null;
+    rest = rest.slice(slash + 1);
+  }
+  return rest;
+}
+
+/**
+ * A `diff --git` file diff. Names lose their first component, whatever it is (`a/`, `b/`, or any other
+ * prefix: git's -p1); `---`/`+++` lines must agree with the header, as git requires.
+ */
 function parseFile(lines: string[], start: number): [FileDiff, number] {
   const header = lines[start]!;
   const headerPaths = splitGitHeader(header.slice("diff --git ".length));
   if (!headerPaths) throw new DiffParseError(start + 1, `cannot read paths from '${header}'`);
   const file: FileDiff = {
-    oldPath: stripPrefix(headerPaths[0], "a/"),
-    newPath: stripPrefix(headerPaths[1], "b/"),
+    oldPath: stripComponents(headerPaths[0], 1),
+    newPath: stripComponents(headerPaths[1], 1),
     status: "modified",
     binary: false,
     hunks: [],
+  };
+  const named = { old: file.oldPath, new: file.newPath };
+  const side = (raw: string, which: "old" | "new", at: number): string | null => {
+    const path = sidePath(raw);
+    if (path !== null && named[which] !== null && path !== named[which])
+      throw new DiffParseError(at + 1, `${which} file name differs from the diff --git header`);
+    return path;
   };
   let i = start + 1;
   for (; i < lines.length; i++) {
@@ -115,8 +217,8 @@ function parseFile(lines: string[], start: number): [FileDiff, number] {
       file.status = "copied";
       file.oldPath = unquote(line.slice(10));
     } else if (line.startsWith("copy to ")) file.newPath = unquote(line.slice(8));
-    else if (line.startsWith("--- ")) file.oldPath = sidePath(line.slice(4), "a/");
-    else if (line.startsWith("+++ ")) file.newPath = sidePath(line.slice(4), "b/");
+    else if (line.startsWith("--- ")) file.oldPath = side(line.slice(4), "old", i) ?? file.oldPath;
+    else if (line.startsWith("+++ ")) file.newPath = side(line.slice(4), "new", i) ?? file.newPath;
     else if (
       line.startsWith("GIT binary patch") ||
       (line.startsWith("Binary files ") && line.endsWith(" differ"))
@@ -127,13 +229,12 @@ function parseFile(lines: string[], start: number): [FileDiff, number] {
   }
   if (file.status === "added") file.oldPath = null;
   if (file.status === "deleted") file.newPath = null;
+  if (file.oldPath === null && file.newPath === null)
+    throw new DiffParseError(start + 1, "the diff --git header names no file");
   while (i < lines.length && lines[i]!.startsWith("@@ ")) {
     const [hunk, next] = parseHunk(lines, i);
     file.hunks.push(hunk);
     i = next;
-  }
-  if (i < lines.length && !lines[i]!.startsWith("diff --git ")) {
-    throw new DiffParseError(i + 1, `unexpected line '${lines[i]!.slice(0, 60)}'`);
   }
   return [file, i];
 }
@@ -168,7 +269,7 @@ function parseHunk(lines: string[], start: number): [Hunk, number] {
       oldLeft--;
       newLeft--;
     } else if (tag === "\\") {
-      // "\ No newline at end of file"
+      markNoNewline(hunk);
     } else {
       throw new DiffParseError(
         i + 1,
@@ -179,17 +280,22 @@ function parseHunk(lines: string[], start: number): [Hunk, number] {
   }
   if (oldLeft < 0 || newLeft < 0) throw new DiffParseError(i, "hunk is longer than its header says");
   if (oldLeft > 0 || newLeft > 0) throw new DiffParseError(i, "patch ends inside a hunk");
-  while (i < lines.length && lines[i]!.startsWith("\\")) i++;
+  while (i < lines.length && lines[i]!.startsWith("\\")) {
+    markNoNewline(hunk);
+    i++;
+  }
   return [hunk, i];
 }
 
-function sidePath(raw: string, prefix: string): string | null {
-  const path = unquote(raw.replace(/\t.*$/, ""));
-  return path === "/dev/null" ? null : stripPrefix(path, prefix);
+/** "\\ No newline at end of file" after a hunk line. */
+function markNoNewline(hunk: Hunk): void {
+  const last = hunk.lines.at(-1);
+  if (last) last.noNewline = true;
 }
 
-function stripPrefix(path: string, prefix: string): string {
-  return path.startsWith(prefix) ? path.slice(prefix.length) : path;
+function sidePath(raw: string): string | null {
+  const path = unquote(raw.replace(/\t.*$/, ""));
+  return path === "/dev/null" ? null : stripComponents(path, 1);
 }
 
 /** Splits `a/x b/y` (either side possibly quoted) into its two paths. */

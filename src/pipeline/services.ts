@@ -39,7 +39,7 @@ export async function buildServices(
     allowUnsandboxed: config.allowUnsandboxed,
     warn: overrides.warn,
   });
-  const verifier = new Verifier({ sandbox, warn: overrides.warn });
+  const verifier = new Verifier({ sandbox, warn: overrides.warn, log: overrides.warn });
   const source = createSource(config, sandbox, overrides);
   return {
     services: {

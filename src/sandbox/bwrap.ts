@@ -73,12 +73,12 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
       const { paths, missing } = findTools(TOOLS);
       if (missing.length) throw new SandboxError(`bwrap backend unavailable: ${missing.join("; ")}`, false);
       layout ??= hostRootLayout();
-      const rootLayout = layout;
+      const rootLayout = checked.root ? hostRootLayout(checked.root) : layout;
       return withStagedRun(
         checked,
         { pool, chown: paths.chown, mount: paths.mount, runDirBase, seccompFilter },
         async (staged) => {
-          const curated = await etc.get(staged.uid);
+          const curated = await etc.get(staged.uid, checked.root, checked.network);
           const args = [
             ...reaperArgs(paths),
             paths.bash,
@@ -129,6 +129,7 @@ export function bwrapArgs(
     // The filter the staging script opened on fd 4 (seccomp.ts: no ptrace of pid 1, no keyrings).
     ...(seccomp ? ["--seccomp", "4"] : []),
     "--unshare-all",
+    ...(spec.network ? ["--share-net"] : []),
     "--unshare-user",
     "--disable-userns",
     "--die-with-parent",
@@ -140,17 +141,29 @@ export function bwrapArgs(
     "--clearenv",
   ];
   for (const [name, value] of Object.entries(spec.env)) args.push("--setenv", name, value);
-  args.push("--ro-bind", "/usr", "/usr");
+  // The system part of the root: the host's, or the run's own root filesystem (staged by root).
+  const system = staged.root ?? "";
+  args.push("--ro-bind", `${system}/usr`, "/usr");
   for (const entry of layout) {
     if (entry.kind === "symlink") args.push("--symlink", entry.target, `/${entry.name}`);
-    else args.push("--ro-bind", `/${entry.name}`, `/${entry.name}`);
+    else args.push("--ro-bind", `${system}/${entry.name}`, `/${entry.name}`);
   }
   args.push("--ro-bind", etc.dir, "/etc");
-  for (const bind of etc.binds) args.push("--ro-bind", bind.source, bind.target);
+  for (const bind of etc.binds)
+    args.push(
+      "--ro-bind",
+      staged.root ? rootPath(bind.source, spec.root!, staged.root) : bind.source,
+      bind.target,
+    );
   args.push("--size", String(spec.limits.tmpBytes), "--tmpfs", "/tmp", "--proc", "/proc", "--dev", "/dev");
   args.push("--bind", staged.workspace, WORKSPACE);
   if (staged.outputDir) args.push("--bind", staged.outputDir, OUT);
   for (const [i, mount] of spec.readOnly.entries()) args.push("--ro-bind", staged.readOnly[i]!, mount.target);
   args.push("--chdir", WORKSPACE);
   return args;
+}
+
+/** `path` under the run's root filesystem, as the staged copy of that root shows it. */
+function rootPath(path: string, root: string, staged: string): string {
+  return path.startsWith(`${root}/`) ? `${staged}${path.slice(root.length)}` : path;
 }

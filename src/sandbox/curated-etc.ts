@@ -1,5 +1,5 @@
 import { rmSync } from "node:fs";
-import { copyFile, lstat, mkdir, readlink, symlink, writeFile } from "node:fs/promises";
+import { copyFile, lstat, mkdir, readFile, readlink, symlink, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { makeRunDir } from "./run-dir.ts";
 
@@ -24,7 +24,12 @@ export const SANDBOX_HOSTNAME = "gagar-sandbox";
  * directories to bind over the placeholders it leaves. Binding the host's /etc instead would hand
  * the candidate every config file, key and credential that happens to be world-readable there.
  */
-export async function writeCuratedEtc(dir: string, uid: number, hostEtc = "/etc"): Promise<HostBind[]> {
+export async function writeCuratedEtc(
+  dir: string,
+  uid: number,
+  hostEtc = "/etc",
+  network = false,
+): Promise<HostBind[]> {
   await mkdir(dir, { mode: 0o755, recursive: true });
   const files: Record<string, string> = {
     passwd: [
@@ -39,10 +44,12 @@ export async function writeCuratedEtc(dir: string, uid: number, hostEtc = "/etc"
       "passwd: files",
       "group: files",
       "shadow: files",
-      "hosts: files",
+      `hosts: files${network ? " dns" : ""}`,
       "networks: files",
     ].join("\n"),
   };
+  // Trusted commands with network (setup environments) resolve names through the host's resolvers.
+  if (network) files["resolv.conf"] = await readFile("/etc/resolv.conf", "utf8").catch(() => "");
   for (const [name, text] of Object.entries(files))
     await writeFile(join(dir, name), `${text}\n`, { mode: 0o644 });
 
@@ -78,21 +85,23 @@ let hooked = false;
  * during a session are not picked up.
  */
 export class CuratedEtcCache {
-  private readonly byUid = new Map<number, Promise<{ dir: string; binds: HostBind[] }>>();
+  private readonly byKey = new Map<string, Promise<{ dir: string; binds: HostBind[] }>>();
 
   constructor(private readonly base: string) {}
 
-  get(uid: number): Promise<{ dir: string; binds: HostBind[] }> {
-    let entry = this.byUid.get(uid);
+  /** The curated /etc of `uid` over `root`'s /etc (the host's by default), with DNS when `network`. */
+  get(uid: number, root = "/", network = false): Promise<{ dir: string; binds: HostBind[] }> {
+    const key = `${uid}\u0000${root}\u0000${network}`;
+    let entry = this.byKey.get(key);
     if (!entry) {
       entry = (async () => {
         const runDir = await makeRunDir(this.base);
         remember(runDir);
         const dir = join(runDir, "etc");
-        return { dir, binds: await writeCuratedEtc(dir, uid) };
+        return { dir, binds: await writeCuratedEtc(dir, uid, join(root, "etc"), network) };
       })();
-      entry.catch(() => this.byUid.delete(uid));
-      this.byUid.set(uid, entry);
+      entry.catch(() => this.byKey.delete(key));
+      this.byKey.set(key, entry);
     }
     return entry;
   }

@@ -27,11 +27,12 @@ export function bindEntry(
   target: string,
   readOnly: boolean,
   extra: string[] = [],
+  recursive = false,
 ): FstabEntry {
   return {
     source,
     target,
     type: "none",
-    options: ["bind", ...(readOnly ? ["ro"] : []), "nosuid", "nodev", ...extra],
+    options: [recursive ? "rbind" : "bind", ...(readOnly ? ["ro"] : []), "nosuid", "nodev", ...extra],
   };
 }

@@ -20,6 +20,9 @@ export const TOOL_PACKAGES = {
   bash: "bash",
   ip: "iproute2",
   python3: "python3",
+  tar: "tar",
+  umoci: "umoci",
+  skopeo: "skopeo",
 } as const;
 
 export type ToolName = keyof typeof TOOL_PACKAGES;

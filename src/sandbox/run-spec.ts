@@ -1,5 +1,5 @@
-import { stat } from "node:fs/promises";
-import { isAbsolute, posix, resolve } from "node:path";
+import { lstat, stat } from "node:fs/promises";
+import { isAbsolute, join, posix, resolve } from "node:path";
 import { ConfigError } from "../errors.ts";
 import { buildSandboxEnv } from "./env.ts";
 import { resolveLimits, resolveOutputCap } from "./limits.ts";
@@ -48,6 +48,9 @@ export interface CheckedSpec {
   handOver: ((uid: number) => Promise<boolean>) | undefined;
   outputCapBytes: number;
   limits: Required<ResourceLimits>;
+  /** Absolute host path of the root filesystem to use instead of the host's, if any. */
+  root: string | undefined;
+  network: boolean;
 }
 
 /** True when `path` is `root` or lies below it (sandbox paths, POSIX). */
@@ -95,6 +98,8 @@ export async function checkSpec(spec: RunSpec): Promise<CheckedSpec> {
     handOver: spec.handOver,
     outputCapBytes: resolveOutputCap(spec),
     limits: resolveLimits(spec.limits),
+    root: spec.root === undefined ? undefined : await existingRoot(spec.root),
+    network: spec.network === true,
   };
 }
 
@@ -103,6 +108,16 @@ function checkStdinWait(ms: number | undefined): number {
   if (!Number.isFinite(ms) || ms <= 0 || ms > MAX_TIMEOUT_MS)
     throw new ConfigError(`RunSpec.stdinWaitMs must be in (0, ${MAX_TIMEOUT_MS}], got ${String(ms)}`);
   return ms;
+}
+
+/** A root filesystem must at least hold usr/ and etc/ (directories, not links out of it). */
+async function existingRoot(path: string): Promise<string> {
+  const root = await existingDir(path, "RunSpec.root");
+  for (const name of ["usr", "etc"]) {
+    const info = await lstat(join(root, name)).catch(() => undefined);
+    if (!info?.isDirectory()) throw new ConfigError(`RunSpec.root ${root} has no ${name}/ directory`);
+  }
+  return root;
 }
 
 async function existingDir(path: string, what: string): Promise<string> {

@@ -88,6 +88,8 @@ export interface Staged {
   outputDir: string | undefined;
   /** Staged path of each `readOnly` mount, in order. */
   readOnly: string[];
+  /** Staged path of `spec.root` (read-only), when the run has one. */
+  root: string | undefined;
   fstab: string;
   replacedPaths: string[];
   /** `bash` arguments that stage this run (see `stageScript`), to be followed by the chain. */
@@ -129,11 +131,11 @@ export async function withStagedRun<T>(
     const entries: FstabEntry[] = [];
     // Synchronous on purpose, like the rest of the staging: a dozen tiny metadata calls in a fresh
     // directory take well under a millisecond inline, and several through the libuv thread pool.
-    const stage = (source: string, name: string, kind: "file" | "dir") => {
+    const stage = (source: string, name: string, kind: "file" | "dir", root = false) => {
       const point = join(runDir!, name);
       if (kind === "dir") mkdirSync(point, { mode: 0o755 });
       else closeSync(openSync(point, "wx", 0o644));
-      entries.push(bindEntry(source, point, false));
+      entries.push(bindEntry(source, point, root, [], root));
       return point;
     };
     const workspace = stage(spec.workspace, "ws", "dir");
@@ -141,7 +143,10 @@ export async function withStagedRun<T>(
     const readOnly: string[] = [];
     for (const [i, mount] of spec.readOnly.entries())
       readOnly.push(stage(mount.source, `ro-${i}`, mount.kind));
-    const partial = { uid: lease.uid, runDir, workspace, outputDir, readOnly };
+    // A root filesystem may live where the run's uid cannot reach it (a cache under /root): staged too,
+    // read-only, with whatever is mounted inside it.
+    const root = spec.root ? stage(spec.root, "root", "dir", true) : undefined;
+    const partial = { uid: lease.uid, runDir, workspace, outputDir, readOnly, root };
     entries.push(...((await options.extraEntries?.(partial)) ?? []));
     const fstab = join(runDir, "fstab");
     writeFileSync(fstab, formatFstab(entries), { mode: 0o600 });

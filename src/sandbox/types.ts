@@ -55,6 +55,18 @@ export interface RunSpec {
   handOver?: (uid: number) => Promise<boolean>;
   /** Called with each chunk of stdout as it arrives (e.g. to see that a program waits for its stdin). */
   onStdout?: (chunk: Buffer) => void;
+  /**
+   * A host directory holding a whole root filesystem (usr/, etc/, and bin/, lib/… as directories or
+   * /usr-merge symlinks), used read-only instead of the host's /usr and /etc as the sandbox's root.
+   * The curated /etc is then written from this root's /etc (its linker cache, alternatives, CA
+   * certificates), never the host's.
+   */
+  root?: string;
+  /**
+   * Keep the host's network (and its DNS configuration). Only for trusted commands, never candidate
+   * code: a task's `setup` environment installs dependencies from package registries this way.
+   */
+  network?: boolean;
   /** stdout+stderr bytes kept; the run is killed once it prints more. */
   outputCapBytes?: number;
   limits?: Partial<ResourceLimits>;

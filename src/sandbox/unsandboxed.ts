@@ -59,6 +59,11 @@ export function createUnsandboxedBackend(options: UnsandboxedOptions): SandboxBa
     async run(spec: RunSpec): Promise<RunResult> {
       warn(UNSANDBOXED_WARNING);
       const checked = await checkSpec(spec);
+      if (checked.root)
+        throw new SandboxError(
+          "the unsandboxed backend cannot run in another root filesystem (RunSpec.root)",
+          false,
+        );
       const { paths, missing } = findTools(TOOLS);
       if (missing.length)
         throw new SandboxError(`unsandboxed backend unavailable: ${missing.join("; ")}`, false);

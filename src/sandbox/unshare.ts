@@ -61,7 +61,7 @@ export function createUnshareBackend(options: UnshareOptions = {}): SandboxBacke
       const { paths, missing } = findTools(TOOLS);
       if (missing.length) throw new SandboxError(`unshare backend unavailable: ${missing.join("; ")}`, false);
       layout ??= hostRootLayout();
-      const rootLayout = layout;
+      const rootLayout = checked.root ? hostRootLayout(checked.root) : layout;
       const ip = findTool("ip");
       const steps = [`printf %s ${SANDBOX_HOSTNAME} > /proc/sys/kernel/hostname`];
       if (ip && /^[\w/.-]+$/.test(ip)) steps.push(`${ip} link set lo up`);
@@ -73,7 +73,7 @@ export function createUnshareBackend(options: UnshareOptions = {}): SandboxBacke
           const root = join(staged.runDir, "root");
           const envArgs = Object.entries(checked.env).map(([name, value]) => `${name}=${value}`);
           const args = [
-            ...reaperArgs(paths, ["--net", "--ipc", "--uts"]),
+            ...reaperArgs(paths, [...(checked.network ? [] : ["--net"]), "--ipc", "--uts"]),
             paths.bash,
             ...staged.stageArgs,
             paths.chroot,
@@ -126,7 +126,13 @@ export function createUnshareBackend(options: UnshareOptions = {}): SandboxBacke
  */
 async function buildRoot(spec: CheckedSpec, staged: StagedPaths, layout: RootEntry[]): Promise<FstabEntry[]> {
   const root = join(staged.runDir, "root");
-  const etcBinds = await writeCuratedEtc(join(staged.runDir, "etc"), staged.uid);
+  const system = spec.root ?? "/";
+  const etcBinds = await writeCuratedEtc(
+    join(staged.runDir, "etc"),
+    staged.uid,
+    join(system, "etc"),
+    spec.network,
+  );
   const dirs = ["usr", "etc", "tmp", "proc", "dev", "dev/shm", "dev/pts", "workspace"];
   if (staged.outputDir) dirs.push("out");
   await mkdir(root, { mode: 0o755 });
@@ -153,9 +159,12 @@ async function buildRoot(spec: CheckedSpec, staged: StagedPaths, layout: RootEnt
   }
 
   const at = (path: string) => join(root, path);
-  const entries: FstabEntry[] = [bindEntry(root, root, false), bindEntry("/usr", at("usr"), true)];
+  const entries: FstabEntry[] = [
+    bindEntry(root, root, false),
+    bindEntry(join(system, "usr"), at("usr"), true),
+  ];
   for (const entry of layout) {
-    if (entry.kind === "dir") entries.push(bindEntry(`/${entry.name}`, at(entry.name), true));
+    if (entry.kind === "dir") entries.push(bindEntry(join(system, entry.name), at(entry.name), true));
   }
   entries.push(bindEntry(join(staged.runDir, "etc"), at("etc"), true));
   for (const bind of etcBinds) entries.push(bindEntry(bind.source, at(bind.target), true));

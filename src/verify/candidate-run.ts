@@ -1,10 +1,12 @@
 import { writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
+import { SandboxError } from "../errors.ts";
 import type { Mount, RunResult, SandboxBackend } from "../sandbox/types.ts";
+import { HOST_PREFIX, hostRuntime } from "./host-runtime.ts";
 import { encodeRunnerPlan, encodeRunnerRequest, type RunnerRequest } from "./runner-plan.ts";
+import { REPORT_FD, SUPPORT_DIR, type TestPlan } from "./runners/types.ts";
 import type { Snapshot } from "./snapshot.ts";
 import type { TaskState } from "./task-state.ts";
-import { REPORT_FD, type TestPlan } from "./test-plan.ts";
 import type { Workspace, WorkspaceFactory } from "./workspace.ts";
 
 /**
@@ -45,7 +47,7 @@ const RUNNER_DIR = "/gagar";
 const READY_LINE = "gagar-runner: waiting for the candidate\n";
 const PLAN = "/gagar/plan";
 export const REPORT_CAP = 16 * 2 ** 20;
-const APPLY_ARGV = ["git", "-c", "core.hooksPath=/dev/null", "apply", "--verbose", "--whitespace=nowarn"];
+const APPLY_ARGS = ["-c", "core.hooksPath=/dev/null", "apply", "--verbose", "--whitespace=nowarn"];
 /** What a run without a task (the verifier's self-test) gets as its timeout. */
 const DEFAULT_TIMEOUT_SEC = 30;
 
@@ -130,6 +132,11 @@ function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan,
     writeFileSync(source, file.content, { mode: 0o644 });
     readOnly.push({ source, target: `/workspace/${file.path}` });
   });
+  plan.support.forEach((file, i) => {
+    const source = join(workspace.roDir, `support-${i}`);
+    writeFileSync(source, file.content, { mode: 0o644 });
+    readOnly.push({ source, target: `${SUPPORT_DIR}/${file.path}` });
+  });
   // pytest loads its assertion-rewrite cache (<dir>/__pycache__/<test>.cpython-*-pytest-*.pyc) even with
   // PYTHONDONTWRITEBYTECODE set, checking only the source's mtime and size. Candidate code imported by
   // one test module could plant a forged cache for the next one; an empty read-only __pycache__ in
@@ -137,16 +144,28 @@ function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan,
   // so that this is where pytest and Python look.
   for (const dir of pycacheDirs(readOnly))
     readOnly.push({ source: deps.emptyDir, target: `${dir}/__pycache__` });
+  // In another root filesystem the runner, and git for applying the patch, are the host's, brought in
+  // read-only under /gagar/host (host-runtime.ts): nothing in the root can stand in for them.
+  const root = task?.environment.root;
+  const runtime = hostRuntime();
+  if (root && runtime.missing.length)
+    throw new SandboxError(
+      `cannot run the verifier's runner in another root: ${runtime.missing.join("; ")}`,
+      false,
+    );
+  const host = (program: string) => (root ? runtime.wrap(program) : [program]);
+  if (root) readOnly.push({ source: "/usr", target: `${HOST_PREFIX}/usr` });
   const runnerPlan = encodeRunnerPlan({
     killOthers: deps.sandbox.name !== "unsandboxed",
-    applyArgv: APPLY_ARGV,
+    applyArgv: [...host("/usr/bin/git"), ...APPLY_ARGS],
     reportCapBytes: REPORT_CAP,
     runs: plan.runs.map((r) => ({ label: r.label, argv: r.argv, reportFd: REPORT_FD })),
   });
   writeFileSync(join(workspace.roDir, "plan"), runnerPlan, { mode: 0o644 });
   const timeoutSec = task?.pack.spec.timeoutSec ?? DEFAULT_TIMEOUT_SEC;
   return {
-    argv: ["/usr/bin/python3", "-I", "-S", "-B", runnerTarget(deps), PLAN, "/workspace", "/out"],
+    argv: [...host("/usr/bin/python3"), "-I", "-S", "-B", runnerTarget(deps), PLAN, "/workspace", "/out"],
+    root,
     workspace: workspace.dir,
     outputDir: workspace.outDir,
     readOnly,
@@ -155,8 +174,9 @@ function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan,
     // rewrite cache to a directory the candidate can write. Unset, caches live beside the sources: the
     // workspace holds no bytecode by construction (snapshot.ts, the gate, the runner), and the
     // graded directories get a read-only empty __pycache__ (above).
-    env: { PYTHONPYCACHEPREFIX: "" },
+    env: { ...task?.pack.spec.test.env, PYTHONPYCACHEPREFIX: "" },
     timeoutMs: timeoutSec * 1000 + deps.setupMarginMs,
+    ...(task?.pack.runner.memoryBytes && { limits: { memoryBytes: task.pack.runner.memoryBytes } }),
   };
 }
 

@@ -2,9 +2,10 @@ import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
 import type { RunResult } from "../sandbox/types.ts";
 import { type GradeInput, grade, type RunnerStatus } from "./grade.ts";
+import type { TestPlan } from "./runners/types.ts";
 import type { SafeRead } from "./safe-read.ts";
 import { loadTaskPack } from "./task-pack.ts";
-import { planTests, type TestPlan } from "./test-plan.ts";
+import { planTests } from "./test-plan.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../test/fixtures/verify/tasks", import.meta.url));
 const pack = loadTaskPack(`${FIXTURES}/calc-div-zero`);

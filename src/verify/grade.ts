@@ -3,9 +3,9 @@ import type { Finding } from "../contracts/finding.ts";
 import type { TestStatus, VerdictReason } from "../contracts/verdict.ts";
 import type { RunResult } from "../sandbox/types.ts";
 import { type JunitCase, parseJunit, ReportError } from "./junit-report.ts";
+import type { TestPlan } from "./runners/types.ts";
 import type { SafeRead } from "./safe-read.ts";
 import { type CaseResult, indexCases, statusOf } from "./test-ids.ts";
-import { caseKey, idKey, locateId, type TestPlan } from "./test-plan.ts";
 
 /**
  * Turns what a sandboxed verification left behind into a verdict. Pure: no I/O.
@@ -59,6 +59,8 @@ export interface GradeInput {
   status: SafeRead;
   /** report-<i>.xml of each planned run. */
   reports: SafeRead[];
+  /** Also return every reported test (not only the task's ids) in `observed`. */
+  observe?: boolean;
 }
 
 export interface Graded {
@@ -68,6 +70,13 @@ export interface Graded {
   tests: Record<string, TestStatus>;
   durationsMs: Record<string, number>;
   findings: Finding[];
+  /**
+   * Every test the runs reported (canaries left out), by its id in the runner's id space, worst status
+   * first; only when asked for (`observe`): import derives FAIL_TO_PASS/PASS_TO_PASS from it.
+   */
+  observed?: Record<string, TestStatus>;
+  /** Diagnostics: the tail of the run's output (output-tail.ts), filled in by the verifier. */
+  outputTail?: string;
 }
 
 export function grade(input: GradeInput): Graded {
@@ -108,6 +117,7 @@ export function grade(input: GradeInput): Graded {
   const indexes: Map<string, CaseResult>[] = [];
   const findings: Finding[] = [];
   let canariesMissing = 0;
+  const observed: Record<string, TestStatus> | undefined = input.observe ? {} : undefined;
   for (const [i, run] of input.plan.runs.entries()) {
     const ran = status.runs[i]!;
     const label = input.plan.runs.length > 1 ? ` for ${run.label}` : "";
@@ -148,11 +158,19 @@ export function grade(input: GradeInput): Graded {
         );
       return fail("crashed", `the report${label} is unusable: ${e.message}`, durationsMs);
     }
-    const index = indexCases(cases, (c) => caseKey(run, c));
+    const index = indexCases(cases, (c) => run.keysOf(c));
     indexes.push(index);
+    if (observed) {
+      const canaryKeys = new Set(run.canaries.map((c) => c.key));
+      const byId = indexCases(
+        cases.filter((c) => !run.keysOf(c).some((k) => canaryKeys.has(k))),
+        (c) => [run.idOf(c)],
+      );
+      for (const [id, result] of byId) observed[id] = worse(observed[id], result.status);
+    }
     let canaryFailed = false;
     for (const canary of run.canaries) {
-      const got = index.get(idKey(run.flavor, canary.id));
+      const got = index.get(canary.key);
       if (!got) {
         canariesMissing++;
         continue;
@@ -181,7 +199,7 @@ export function grade(input: GradeInput): Graded {
   const tests: Record<string, TestStatus> = {};
   const bad: string[] = [];
   for (const id of [...input.failToPass, ...input.passToPass]) {
-    const where = locateId(input.plan, id);
+    const where = input.plan.locate(id);
     const result = where ? indexes[where.run]?.get(where.key) : undefined;
     const status = statusOf(result);
     tests[id] = status;
@@ -203,11 +221,20 @@ export function grade(input: GradeInput): Graded {
       tests,
       durationsMs,
       findings,
+      ...(observed && { observed }),
     };
   }
   if (bad.length)
-    return { passed: false, reason: "tests-failed", detail: summarize(bad), tests, durationsMs, findings };
-  return { passed: true, reason: "passed", tests, durationsMs, findings };
+    return {
+      passed: false,
+      reason: "tests-failed",
+      detail: summarize(bad),
+      tests,
+      durationsMs,
+      findings,
+      ...(observed && { observed }),
+    };
+  return { passed: true, reason: "passed", tests, durationsMs, findings, ...(observed && { observed }) };
 }
 
 function parseStatus(read: SafeRead): RunnerStatus | string {
@@ -243,4 +270,10 @@ function summarize(bad: string[]): string {
 
 function lastLines(text: string, n: number): string {
   return text.trim().split("\n").slice(-n).join(" | ");
+}
+
+const RANK: Record<TestStatus, number> = { missing: 5, error: 4, failed: 3, xfail: 2, skipped: 1, passed: 0 };
+
+function worse(a: TestStatus | undefined, b: TestStatus): TestStatus {
+  return a !== undefined && RANK[a] >= RANK[b] ? a : b;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { gatePatch, splitSegments } from "./patch-gate.ts";
+import { gatePatch } from "./patch-gate.ts";
 import { PathPolicy } from "./protected-paths.ts";
 
 const policy = new PathPolicy({
@@ -8,8 +8,9 @@ const policy = new PathPolicy({
   protectedGlobs: ["data/golden/"],
 });
 
+/** A modification in the gate's canonical form (what it hands git apply). */
 function modify(path: string, body = "-a\n+b\n"): string {
-  return `diff --git a/${path} b/${path}\nindex 1111111..2222222 100644\n--- a/${path}\n+++ b/${path}\n@@ -1 +1 @@\n${body}`;
+  return `diff --git a/${path} b/${path}\n--- a/${path}\n+++ b/${path}\n@@ -1,1 +1,1 @@\n${body}`;
 }
 
 function add(path: string, mode = "100644"): string {
@@ -156,8 +157,13 @@ describe("gatePatch", () => {
     expect(gatePatch(add("pytest.txt"), opts).ok).toBe(true);
   });
 
-  it("refuses hunks without a diff --git header and unparseable patches", () => {
-    expect(gatePatch("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n", { policy })).toMatchObject({ ok: false });
+  it("hands git apply a canonical rendering, without index lines or free text", () => {
+    const withIndex = `intro\ndiff --git a/calc.py b/calc.py\nindex 1111111..2222222 100644\n--- a/calc.py\n+++ b/calc.py\n@@ -1 +1 @@\n-a\n+b\ntrailing words\n`;
+    expect(gatePatch(withIndex, { policy })).toMatchObject({ ok: true, patch: FIX });
+  });
+
+  it("refuses hunks without a file header and unparseable patches", () => {
+    expect(gatePatch("@@ -1 +1 @@\n-a\n+b\n", { policy })).toMatchObject({ ok: false });
     const truncated = "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n-a\n+b\n";
     const result = gatePatch(truncated, { policy });
     expect(result.ok).toBe(false);
@@ -167,13 +173,5 @@ describe("gatePatch", () => {
   it("tolerates blank lines after the last hunk", () => {
     const result = gatePatch(`${FIX}\n\n`, { policy });
     expect(result.ok && result.patch).toBe(FIX);
-  });
-});
-
-describe("splitSegments", () => {
-  it("cuts exactly at diff --git headers", () => {
-    const segments = splitSegments(`intro\n${FIX}${modify("b.py")}`);
-    expect(segments.map((s) => s.file.newPath)).toEqual(["calc.py", "b.py"]);
-    expect(segments[0]!.text).toBe(FIX);
   });
 });

@@ -1,21 +1,23 @@
 import type { Finding } from "../contracts/finding.ts";
+import { formatDiff } from "../diff/format.ts";
 import { DiffParseError, type FileDiff, filePath, parseDiff } from "../diff/parse.ts";
+import { InvariantError } from "../errors.ts";
 import { forbiddenReason, type PathPolicy } from "./protected-paths.ts";
 
 /**
  * The static patch gate: every check that can be made on the patch text, before anything runs.
  *
- * The patch is cut into one segment per `diff --git` header (exactly where `parseDiff` cuts it, so the
- * gate and `git apply` see the same files) and each segment is parsed on its own. Text before the first
- * header is dropped. Then:
+ * The patch is parsed as `git apply` reads it (parse.ts: `diff --git` and plain `diff -u` headers, free
+ * text between files). Then:
  * - size, file and hunk caps (B7);
  * - **reject** forbidden paths (`..`, absolute, `.git/`, bytecode, native libraries, `.pth`,
  *   sitecustomize/usercustomize; see protected-paths.ts), symlinks (mode 120000), gitlinks (160000),
  *   binary hunks, and new top-level Python modules that would shadow the toolchain (C6: a `pytest/`
  *   package at the root would replace the test runner itself);
  * - **strip** (default) or **reject** segments touching protected paths, with a finding each.
- * The surviving segments, re-joined, are the patch `git apply` gets. An empty result is legal: the
- * tests then run on the unchanged repository.
+ * `git apply` gets the surviving files written out canonically (format.ts), never the candidate's own
+ * text, so it applies exactly the paths and modes checked here. An empty result is legal: the tests
+ * then run on the unchanged repository.
  */
 
 export type ProtectedPolicy = "strip" | "reject";
@@ -48,20 +50,20 @@ export function gatePatch(patch: string, options: GateOptions): GateResult {
   const limits = { ...DEFAULT_GATE_LIMITS, ...options.limits };
   const bytes = Buffer.byteLength(patch, "utf8");
   if (bytes > limits.maxBytes) return reject(`patch is ${bytes} bytes; the limit is ${limits.maxBytes}`);
-  let segments: Segment[];
+  let files: FileDiff[];
   try {
-    segments = splitSegments(patch);
+    files = parseDiff(patch);
   } catch (e) {
     if (e instanceof DiffParseError) return reject(`unparseable patch: ${e.message}`);
     throw e;
   }
-  if (segments.length > limits.maxFiles) {
-    return reject(`patch touches ${segments.length} files; the limit is ${limits.maxFiles}`);
+  if (files.length > limits.maxFiles) {
+    return reject(`patch touches ${files.length} files; the limit is ${limits.maxFiles}`);
   }
-  const hunks = segments.reduce((n, s) => n + s.file.hunks.length, 0);
+  const hunks = files.reduce((n, f) => n + f.hunks.length, 0);
   if (hunks > limits.maxHunks) return reject(`patch has ${hunks} hunks; the limit is ${limits.maxHunks}`);
 
-  for (const { file } of segments) {
+  for (const file of files) {
     const why = refusal(file, options);
     if (why) {
       return reject(why, {
@@ -74,16 +76,15 @@ export function gatePatch(patch: string, options: GateOptions): GateResult {
   }
 
   const findings: Finding[] = [];
-  const kept: Segment[] = [];
+  const kept: FileDiff[] = [];
   const stripped: string[] = [];
-  for (const segment of segments) {
-    const { file } = segment;
+  for (const file of files) {
     const paths = [...new Set([file.oldPath, file.newPath].filter((p): p is string => p !== null))];
     const hit = paths
       .map((p) => ({ path: p, protection: options.policy.protectionOf(p) }))
       .find((h) => h.protection);
     if (!hit?.protection) {
-      kept.push(segment);
+      kept.push(file);
       continue;
     }
     const action = options.protectedPolicy === "reject" ? "rejected" : "stripped";
@@ -101,13 +102,22 @@ export function gatePatch(patch: string, options: GateOptions): GateResult {
   if (options.protectedPolicy === "reject" && findings.length) {
     return { ok: false, reason: `patch changes protected paths: ${stripped.join(", ")}`, findings };
   }
-  return {
-    ok: true,
-    patch: kept.map((s) => s.text).join(""),
-    files: kept.map((s) => s.file),
-    findings,
-    stripped,
-  };
+  return { ok: true, patch: canonical(kept), files: kept, findings, stripped };
+}
+
+/** The kept files as git will read them; reading them back must give the same files. */
+function canonical(files: FileDiff[]): string {
+  const text = formatDiff(files);
+  const again = parseDiff(text);
+  const same = (f: FileDiff, g: FileDiff | undefined) =>
+    g !== undefined &&
+    f.oldPath === g.oldPath &&
+    f.newPath === g.newPath &&
+    f.status === g.status &&
+    f.hunks.length === g.hunks.length;
+  if (again.length !== files.length || !files.every((f, i) => same(f, again[i])))
+    throw new InvariantError("the gate's canonical patch does not parse back to the files it checked");
+  return text;
 }
 
 function reject(reason: string, finding?: Finding): GateResult {
@@ -155,58 +165,4 @@ function shadowedModule(path: string, options: GateOptions): string | null {
     return name;
   }
   return null;
-}
-
-interface Segment {
-  text: string;
-  file: FileDiff;
-}
-
-/** Cuts a patch into per-file segments, each parsed by parseDiff into exactly one FileDiff. */
-export function splitSegments(patch: string): Segment[] {
-  const lines = patch.split("\n");
-  if (lines.at(-1) === "") lines.pop();
-  const starts: number[] = [];
-  lines.forEach((line, i) => {
-    if (line.startsWith("diff --git ")) starts.push(i);
-  });
-  if (starts.length === 0) {
-    parseDiff(patch); // throws on hunks without a header; free text alone is an empty patch
-    return [];
-  }
-  const segments: Segment[] = [];
-  starts.forEach((start, k) => {
-    const end = starts[k + 1] ?? lines.length;
-    segments.push(parseSegment(lines.slice(start, end), start));
-  });
-  return segments;
-}
-
-function parseSegment(lines: string[], offset: number): Segment {
-  const attempt = (body: string[]): Segment => {
-    const text = `${body.join("\n")}\n`;
-    const files = parseDiff(text);
-    if (files.length !== 1)
-      throw new DiffParseError(offset + 1, "expected exactly one file per 'diff --git' header");
-    return { text, file: files[0]! };
-  };
-  try {
-    return attempt(lines);
-  } catch (e) {
-    if (!(e instanceof DiffParseError)) throw e;
-    // Blank lines after the last hunk (common in hand-edited or model-written patches) are noise.
-    let end = lines.length;
-    while (end > 1 && lines[end - 1]!.trim() === "") end--;
-    if (end === lines.length) throw relocate(e, offset);
-    try {
-      return attempt(lines.slice(0, end));
-    } catch (e2) {
-      throw e2 instanceof DiffParseError ? relocate(e2, offset) : e2;
-    }
-  }
-}
-
-function relocate(e: DiffParseError, offset: number): DiffParseError {
-  const message = e.message.replace(/^patch line \d+: /, "");
-  return new DiffParseError(e.line + offset, message);
 }

@@ -7,7 +7,7 @@ function fakeRun(name: string, ended = false): CandidateRun & { name: string } {
   return {
     name,
     ended,
-    plan: { flavor: "pytest", runs: [], files: [] },
+    plan: { runs: [], files: [], support: [], locate: () => null },
     workspace: {} as CandidateRun["workspace"],
     ready: Promise.resolve(),
     go: () => Promise.reject(new Error("not in this test")),

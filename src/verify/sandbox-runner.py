@@ -44,6 +44,7 @@ OUTPUT_TAIL = 8192
 PLAN_MAGIC = "gagar-plan-1"
 REQUEST_MAGIC = b"gagar-go-1"
 READY_LINE = b"gagar-runner: waiting for the candidate\n"
+RUN_MARK = "gagar-runner: run "
 DRAIN_SEC = 5
 IGNORED_SIGNALS = [
     getattr(signal, name)
@@ -266,9 +267,12 @@ def run_one(plan, run):
     fd = run["reportFd"]
     cap = plan["reportCapBytes"]
     read_end, write_end = pipe_above(fd)
+    # A line per run, then the run's stderr merged into its stdout in order: the verifier keeps the tail
+    # of this stream as the verdict's diagnostics (output-tail.ts).
+    os.write(1, ("\n%s%s\n" % (RUN_MARK, run["label"])).encode("utf-8", "replace"))
     started = time.monotonic()
     try:
-        pid = spawn(run["argv"], os.environ, {fd: write_end})
+        pid = spawn(run["argv"], os.environ, {fd: write_end, 2: 1})
     except OSError as e:
         os.write(2, ("gagar runner: cannot start %r: %s\n" % (run["argv"][0], e)).encode())
         pid = None

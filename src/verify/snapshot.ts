@@ -30,6 +30,25 @@ export interface Snapshot {
   bytes: number;
 }
 
+/**
+ * A snapshot of a tree that is already trusted and private (an environment's set-up result), without
+ * copying. It only lists the tree (no sizes: `bytes` stays 0), which for 50,000 files is one readdir
+ * per directory.
+ */
+export function scanSnapshot(dir: string): Snapshot {
+  const snapshot: Snapshot = { dir, paths: new Set(), files: [], bytes: 0 };
+  const walk = (from: string, prefix: string) => {
+    for (const entry of readdirSync(from, { withFileTypes: true })) {
+      const rel = prefix + entry.name;
+      snapshot.paths.add(rel);
+      if (entry.isDirectory()) walk(join(from, entry.name), `${rel}/`);
+      else if (entry.isFile()) snapshot.files.push(rel);
+    }
+  };
+  walk(dir, "");
+  return snapshot;
+}
+
 export function buildSnapshot(repoDir: string, dest: string): Snapshot {
   const snapshot: Snapshot = { dir: dest, paths: new Set(), files: [], bytes: 0 };
   mkdirSync(dest, { recursive: true, mode: 0o755 });

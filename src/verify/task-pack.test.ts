@@ -33,6 +33,45 @@ function errorOf(fn: () => unknown): InputError {
 }
 
 describe("loadTaskPack", () => {
+  it("reads the schemaVersion 1 form (no runner, no environment) as it always ran", () => {
+    // test/fixtures/verify/tasks keep the old form on purpose.
+    const py = loadTaskPack(join(FIXTURES, "calc-div-zero"));
+    const js = loadTaskPack(join(FIXTURES, "stats-mean"));
+    expect(JSON.parse(readFileSync(join(FIXTURES, "calc-div-zero", "task.json"), "utf8")).schemaVersion).toBe(
+      1,
+    );
+    expect([py.spec.test.runner, py.spec.environment]).toEqual(["pytest", { kind: "host" }]);
+    expect([js.spec.test.runner, js.runner.name, js.spec.environment]).toEqual([
+      "node:test",
+      "node:test",
+      { kind: "host" },
+    ]);
+    expect(py.command).toEqual(py.spec.test.command);
+  });
+
+  it("reads schemaVersion 2 with a runner, its default command and an environment", () => {
+    const dir = variant((s) => {
+      s.schemaVersion = 2;
+      s.test = { runner: "pytest" };
+      s.environment = { kind: "rootfs", path: "root.tar" };
+    });
+    const pack = loadTaskPack(dir);
+    expect(pack.command).toContain("--junitxml={junit}");
+    expect(pack.spec.environment).toEqual({ kind: "rootfs", path: "root.tar" });
+    const unknown = errorOf(() =>
+      loadTaskPack(variant((s) => Object.assign(s, { schemaVersion: 2, test: { runner: "tap" } }))),
+    );
+    expect(unknown.location.field).toBe("test.runner");
+    const junit = errorOf(() =>
+      loadTaskPack(
+        variant((s) =>
+          Object.assign(s, { schemaVersion: 2, test: { runner: "junit", command: ["x", "{junit}"] } }),
+        ),
+      ),
+    );
+    expect(junit.location.field).toBe("test.canaryCommand");
+  });
+
   it("loads the python fixture with its hidden tests and reference patch", () => {
     const pack = loadTaskPack(join(FIXTURES, "calc-div-zero"));
     expect(pack.spec.id).toBe("calc-div-zero");

@@ -3,7 +3,10 @@ import { basename, join, resolve } from "node:path";
 import { TaskSpec } from "../contracts/task-spec.ts";
 import { InputError } from "../errors.ts";
 import { parseRecord } from "../io/validate.ts";
-import { forbiddenReason, testIdFile } from "./protected-paths.ts";
+import { forbiddenReason } from "./protected-paths.ts";
+import { runnerNamed } from "./runners/registry.ts";
+import type { TestRunner } from "./runners/types.ts";
+import { storedProblems } from "./task-check-file.ts";
 
 /**
  * Task packs: one folder per task (DESIGN.md "Task pack"):
@@ -14,20 +17,25 @@ import { forbiddenReason, testIdFile } from "./protected-paths.ts";
  *   <id>/reference.patch  optional known-good fix (a regression check: it must pass)
  *
  * Loading validates everything that can be checked without running anything and names the file and
- * field of each problem: the command must contain `{junit}` (the report goes to a channel the
- * verifier picks) and, for JavaScript/TypeScript, `{tests}` as an argument of its own (node's JUnit
- * reporter names no files, so each file is run on its own; see test-plan.ts); every test id that
- * names a file must name one in tests/ or repo/; hidden tests must be regular files at safe paths.
+ * field of each problem: the runner must be known and the command must hold the placeholders it needs
+ * (runners/types.ts); every test id must have the runner's form, and one that names a file must name
+ * one in tests/ or repo/; hidden tests must be regular files at safe paths.
  */
 export interface TaskPack {
   /** Absolute path of the task folder. */
   dir: string;
   spec: TaskSpec;
+  /** The adapter `spec.test.runner` names. */
+  runner: TestRunner;
+  /** The test command template: the task's own, or the runner's default. */
+  command: string[];
   repoDir: string;
   testsDir: string;
   /** Hidden test files relative to tests/ (= their paths in the repository), sorted. */
   hiddenTests: string[];
   referencePatch?: string;
+  /** Why its last `gagar tasks check --run` found the task invalid (check.json), if it did: it is not scored. */
+  invalid?: string[];
 }
 
 export function loadTaskPack(dir: string): TaskPack {
@@ -50,27 +58,37 @@ export function loadTaskPack(dir: string): TaskPack {
       `id "${spec.id}" differs from the folder name "${basename(root)}"`,
     );
   }
-  checkCommand(spec, file);
+  const runner = runnerNamed(spec.test.runner);
+  const command = checkCommand(spec, runner, file);
   const repoDir = join(root, "repo");
   const testsDir = join(root, "tests");
   requireDir(repoDir, file, "the repository at the base commit");
   requireDir(testsDir, file, "the hidden tests");
   const hiddenTests = listHiddenTests(testsDir);
-  checkTestIds(spec, file, hiddenTests, repoDir);
-  if (
-    spec.language !== "python" &&
-    hiddenTests.length === 0 &&
-    !spec.failToPass.some((id) => testIdFile(id))
-  ) {
+  checkTestIds(spec, runner, file, hiddenTests, repoDir);
+  const pack: TaskPack = { dir: root, spec, runner, command, repoDir, testsDir, hiddenTests };
+  const testFiles = testFilesOf(pack);
+  if (testFiles.length === 0 && runner.name !== "junit") {
     throw new InputError(
       { file, field: "failToPass" },
-      "a JavaScript/TypeScript task needs test ids of the form file::name",
+      `no test files for the ${runner.name} runner: none in tests/ looks like one, and no test id names one`,
     );
   }
-  const pack: TaskPack = { dir: root, spec, repoDir, testsDir, hiddenTests };
   const reference = join(root, "reference.patch");
   if (existsSync(reference)) pack.referencePatch = readFileSync(reference, "utf8");
+  const invalid = storedProblems(pack);
+  if (invalid) pack.invalid = invalid;
   return pack;
+}
+
+/** The test files `{tests}` stands for: hidden tests that look like tests, and every file a test id names. */
+export function testFilesOf(pack: Pick<TaskPack, "spec" | "runner" | "hiddenTests">): string[] {
+  const files = new Set(pack.hiddenTests.filter((f) => pack.runner.isTestFile(f)));
+  for (const id of [...pack.spec.failToPass, ...pack.spec.passToPass]) {
+    const testFile = pack.runner.fileOf(id);
+    if (testFile) files.add(testFile);
+  }
+  return [...files].sort();
 }
 
 /**
@@ -98,24 +116,39 @@ export function loadTaskPacks(root: string): Map<string, TaskPack> {
   return packs;
 }
 
-function checkCommand(spec: TaskSpec, file: string): void {
-  const argv = spec.test.command;
-  if (!argv.some((a) => a.includes("{junit}"))) {
-    throw new InputError(
-      { file, field: "test.command" },
-      "must contain {junit}, where the runner writes its JUnit report",
-    );
+/** The task's command (or the runner's default), checked for the placeholders its runner needs. */
+function checkCommand(spec: TaskSpec, runner: TestRunner, file: string): string[] {
+  const argv = spec.test.command ?? [...runner.defaultCommand];
+  if (argv.length === 0)
+    throw new InputError({ file, field: "test.command" }, `the ${runner.name} runner needs a command`);
+  for (const placeholder of runner.requires) {
+    const whole = placeholder !== "{junit}";
+    if (
+      !argv.some(
+        (a) => (whole ? a === placeholder : a.includes(placeholder)) || a.includes(`=${placeholder}`),
+      )
+    )
+      throw new InputError(
+        { file, field: "test.command" },
+        `the ${runner.name} runner's command must contain ${placeholder} (${PLACEHOLDER_WHY[placeholder]})`,
+      );
   }
   const i = argv.findIndex((a) => a.includes("{tests}") && a !== "{tests}");
   if (i >= 0)
     throw new InputError({ file, field: `test.command.${i}` }, "{tests} must be an argument on its own");
-  if (spec.language !== "python" && !argv.includes("{tests}")) {
+  if (runner.name === "junit" && !spec.test.canaryCommand)
     throw new InputError(
-      { file, field: "test.command" },
-      "JavaScript/TypeScript commands must take {tests}: node's JUnit reporter names no files, so each test file runs on its own",
+      { file, field: "test.canaryCommand" },
+      "the junit runner needs a canary command ({junit}, {pass}, {fail}, {message}; see src/verify/runners/junit.ts)",
     );
-  }
+  return argv;
 }
+
+const PLACEHOLDER_WHY: Record<string, string> = {
+  "{junit}": "where the JUnit report is written",
+  "{tests}": "the test files, which the runner wraps with its canaries",
+  "{reporter}": "gagar's reporter module for this framework",
+};
 
 function requireDir(path: string, file: string, what: string): void {
   const info = lstatSync(path, { throwIfNoEntry: false });
@@ -123,7 +156,7 @@ function requireDir(path: string, file: string, what: string): void {
     throw new InputError({ file: path }, `missing directory (${what}) beside ${basename(file)}`);
 }
 
-function listHiddenTests(testsDir: string): string[] {
+export function listHiddenTests(testsDir: string): string[] {
   const out: string[] = [];
   const walk = (dir: string, prefix: string) => {
     for (const entry of readdirSync(dir, { withFileTypes: true })) {
@@ -145,7 +178,13 @@ function listHiddenTests(testsDir: string): string[] {
   return out.sort();
 }
 
-function checkTestIds(spec: TaskSpec, file: string, hidden: string[], repoDir: string): void {
+function checkTestIds(
+  spec: TaskSpec,
+  runner: TestRunner,
+  file: string,
+  hidden: string[],
+  repoDir: string,
+): void {
   const seen = new Map<string, string>();
   const hiddenSet = new Set(hidden);
   for (const list of ["failToPass", "passToPass"] as const) {
@@ -154,7 +193,9 @@ function checkTestIds(spec: TaskSpec, file: string, hidden: string[], repoDir: s
       const other = seen.get(id);
       if (other) throw new InputError({ file, field }, `test id "${id}" is already listed at ${other}`);
       seen.set(id, field);
-      const testFile = testIdFile(id);
+      const wrong = runner.checkId(id);
+      if (wrong) throw new InputError({ file, field }, `test id "${id}": ${wrong}`);
+      const testFile = runner.fileOf(id);
       if (testFile === null) return;
       if (forbiddenReason(testFile))
         throw new InputError({ file, field }, `test id "${id}" names an unsafe path`);

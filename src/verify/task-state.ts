@@ -1,8 +1,11 @@
-import { chmodSync, copyFileSync, mkdirSync } from "node:fs";
+import { chmodSync, copyFileSync, mkdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
-import type { Mount } from "../sandbox/types.ts";
-import { PathPolicy, testIdFile } from "./protected-paths.ts";
-import { buildSnapshot, type Snapshot } from "./snapshot.ts";
+import type { Mount, SandboxBackend } from "../sandbox/types.ts";
+import { prepareEnvironment } from "./environments/registry.ts";
+import type { PreparedEnvironment } from "./environments/types.ts";
+import { secretLines } from "./output-tail.ts";
+import { PathPolicy } from "./protected-paths.ts";
+import { buildSnapshot, type Snapshot, scanSnapshot } from "./snapshot.ts";
 import type { TaskPack } from "./task-pack.ts";
 
 /**
@@ -18,19 +21,38 @@ import type { TaskPack } from "./task-pack.ts";
  */
 export interface TaskState {
   pack: TaskPack;
+  /** Where the tests run: its root filesystem and the tree setup left, built once per digest. */
+  environment: PreparedEnvironment;
   snapshot: Snapshot;
   policy: PathPolicy;
   restore: Mount[];
+  /** Lines of the hidden tests that a verdict's output tail must not quote (output-tail.ts). */
+  secrets: string[];
   buildMs: number;
 }
 
-export function prepareTask(pack: TaskPack, dir: string): TaskState {
+export interface TaskDeps {
+  /** Where environments are cached (environments/cache.ts). */
+  cacheDir: string;
+  sandbox: SandboxBackend;
+  log?: (message: string) => void;
+}
+
+export async function prepareTask(pack: TaskPack, dir: string, deps: TaskDeps): Promise<TaskState> {
   const started = performance.now();
-  const snapshot = buildSnapshot(pack.repoDir, join(dir, "repo"));
+  const repo = buildSnapshot(pack.repoDir, join(dir, "repo"));
+  const environment = await prepareEnvironment(pack.spec.environment, {
+    cacheDir: deps.cacheDir,
+    taskDir: pack.dir,
+    snapshot: repo,
+    sandbox: deps.sandbox,
+    log: deps.log,
+  });
+  const snapshot = environment.tree ? scanSnapshot(environment.tree) : repo;
   const policy = new PathPolicy({
     hiddenTests: pack.hiddenTests,
     testIdFiles: [...pack.spec.failToPass, ...pack.spec.passToPass]
-      .map(testIdFile)
+      .map((id) => pack.runner.fileOf(id))
       .filter((f): f is string => f !== null),
     protectedGlobs: pack.spec.protectedPaths,
   });
@@ -59,5 +81,6 @@ export function prepareTask(pack: TaskPack, dir: string): TaskState {
   for (const rel of [...modules].filter((m) => ![...modules].some((o) => o !== m && m.startsWith(`${o}/`)))) {
     restore.push({ source: join(snapshot.dir, rel), target: `/workspace/${rel}` });
   }
-  return { pack, snapshot, policy, restore, buildMs: performance.now() - started };
+  const secrets = secretLines(pack.hiddenTests.map((rel) => readFileSync(join(hidden, rel), "utf8")));
+  return { pack, environment, snapshot, policy, restore, secrets, buildMs: performance.now() - started };
 }

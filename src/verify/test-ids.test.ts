@@ -1,14 +1,17 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { parseJunit } from "./junit-report.ts";
-import { indexCases, nodeCaseId, pytestCaseId, pytestCaseKey, pytestKey, statusOf } from "./test-ids.ts";
+import { jsId, suiteTitles } from "./runners/js-ids.ts";
+import { indexCases, pytestCaseId, pytestCaseKey, pytestKey, statusOf } from "./test-ids.ts";
+
+const nodeCaseId = (file: string, c: Parameters<typeof suiteTitles>[0]) => jsId(file, suiteTitles(c));
 
 const fixture = (name: string) =>
   readFileSync(new URL(`../../test/fixtures/verify/reports/${name}`, import.meta.url), "utf8");
 
 describe("pytest ids", () => {
   const cases = parseJunit(fixture("pytest-xunit1.xml"));
-  const index = indexCases(cases, pytestCaseKey);
+  const index = indexCases(cases, (c) => [pytestCaseKey(c)]);
   const status = (id: string) => statusOf(index.get(pytestKey(id)));
 
   it("finds expected ids exactly, including classes, nested classes and parameters", () => {
@@ -59,7 +62,7 @@ describe("node:test ids", () => {
 
   it("combines duplicate ids so that one failing instance fails the id", () => {
     const cases = parseJunit(fixture("node-junit.xml"));
-    const index = indexCases(cases, (c) => nodeCaseId("t.js", c));
+    const index = indexCases(cases, (c) => [nodeCaseId("t.js", c)]);
     expect(index.get("t.js::top level")).toMatchObject({ status: "failed", count: 2 });
     expect(statusOf(index.get("t.js::suite > adds"))).toBe("passed");
     expect(statusOf(index.get("t.js::suite > todo one"))).toBe("skipped");

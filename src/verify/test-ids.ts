@@ -14,12 +14,7 @@ import type { CaseStatus, JunitCase } from "./junit-report.ts";
  * `file` when it agrees with the classname. Run pytest with `-o junit_family=xunit1` so `file` exists
  * (matching works without it).
  *
- * **node:test** ids are `<file>::<describe> > <nested describe> > <test name>` (`file::name` for a
- * top-level test), with `<file>` the test file relative to the workspace root. node's junit reporter
- * names no files, so the verifier runs one test file per report and prefixes that file (see
- * test-plan.ts). The reporter double-escapes `"` in names (`&amp;quot;`); `&quot;` left after XML
- * decoding is turned back into `"`. Names containing ` > ` are ambiguous with the separator; such ids
- * still match exactly as long as the task spells them the same way.
+ * The JavaScript runners' ids are described in runners/js-ids.ts, each runner's key space in its adapter.
  */
 
 const SEP = "\u0000";
@@ -52,16 +47,6 @@ export function pytestCaseId(c: JunitCase): string {
   return c.classname ? `${c.classname}::${c.name}` : c.name;
 }
 
-/** The node:test id of a case reported by a run of `file`. */
-export function nodeCaseId(file: string, c: JunitCase): string {
-  const names = [...c.suites, c.name].map(unescapeNode);
-  return `${file}::${names.join(" > ")}`;
-}
-
-function unescapeNode(name: string): string {
-  return name.replaceAll("&quot;", '"');
-}
-
 /** Worst first: one failing instance of an id fails the id. */
 const SEVERITY: Record<CaseStatus, number> = { error: 4, failed: 3, xfail: 2, skipped: 1, passed: 0 };
 
@@ -73,18 +58,22 @@ export interface CaseResult {
   count: number;
 }
 
-/** Indexes cases by `keyOf`, combining duplicates. */
+/** Indexes cases under each of their keys, combining duplicates. */
 export function indexCases(
   cases: readonly JunitCase[],
-  keyOf: (c: JunitCase) => string,
+  keysOf: (c: JunitCase) => readonly string[],
 ): Map<string, CaseResult> {
   const byKey = new Map<string, CaseResult>();
-  for (const c of cases) {
-    const key = keyOf(c);
+  for (const c of cases) for (const key of keysOf(c)) add(byKey, key, c);
+  return byKey;
+}
+
+function add(byKey: Map<string, CaseResult>, key: string, c: JunitCase): void {
+  {
     const prev = byKey.get(key);
     if (!prev) {
       byKey.set(key, { status: c.status, timeSec: c.timeSec, message: c.message, count: 1 });
-      continue;
+      return;
     }
     prev.count++;
     prev.timeSec += c.timeSec;
@@ -93,7 +82,6 @@ export function indexCases(
       prev.message = c.message;
     }
   }
-  return byKey;
 }
 
 export function statusOf(result: CaseResult | undefined): TestStatus {

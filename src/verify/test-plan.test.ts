@@ -1,7 +1,7 @@
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { loadTaskPack } from "./task-pack.ts";
-import { locateId, planTests, testFiles } from "./test-plan.ts";
+import { loadTaskPack, testFilesOf } from "./task-pack.ts";
+import { planTests } from "./test-plan.ts";
 
 const FIXTURES = fileURLToPath(new URL("../../test/fixtures/verify/tasks", import.meta.url));
 
@@ -18,7 +18,7 @@ describe("planTests", () => {
     expect(run!.canaries.map((c) => c.expect)).toEqual(["pass", "fail", "fail"]);
     expect(canary.content).toContain(run!.canaries[1]!.message);
     expect(run!.canaries.every((c) => c.id.startsWith(`${canary.path}::test_`))).toBe(true);
-    expect(locateId(plan, "tests/test_calc.py::test_div")).toEqual({
+    expect(plan.locate("tests/test_calc.py::test_div")).toEqual({
       run: 0,
       key: "tests.test_calc\u0000test_div",
     });
@@ -31,12 +31,12 @@ describe("planTests", () => {
 
   it("runs node:test once per file through a wrapper that imports the file", () => {
     const pack = loadTaskPack(`${FIXTURES}/stats-mean`);
-    expect(testFiles(pack)).toEqual(["test/stats.test.js"]);
+    expect(testFilesOf(pack)).toEqual(["test/stats.test.js"]);
     const plan = planTests(pack);
     expect(plan.runs).toHaveLength(1);
     const [run] = plan.runs;
     const wrapper = plan.files[0]!;
-    expect(wrapper.path).toMatch(/^test\/[0-9a-f]{12}\.test\.mjs$/);
+    expect(wrapper.path).toMatch(/^test\/stats\.[0-9a-f]{12}\.test\.mjs$/);
     expect(wrapper.content.split("\n")[0]).toBe('import "./stats.test.js";');
     expect(run!.argv).toEqual([
       "node",
@@ -46,10 +46,10 @@ describe("planTests", () => {
       wrapper.path,
     ]);
     expect(run!.canaries[0]!.id).toMatch(/^test\/stats\.test\.js::[0-9a-f]{12}$/);
-    expect(locateId(plan, "test/stats.test.js::mean > averages numbers")).toEqual({
+    expect(plan.locate("test/stats.test.js::mean > averages numbers")).toEqual({
       run: 0,
       key: "test/stats.test.js::mean > averages numbers",
     });
-    expect(locateId(plan, "test/other.test.js::x")).toBeNull();
+    expect(plan.locate("test/other.test.js::x")).toBeNull();
   });
 });

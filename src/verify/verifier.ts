@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { availableParallelism, tmpdir } from "node:os";
+import { availableParallelism, homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { SandboxError } from "../errors.ts";
@@ -9,14 +9,16 @@ import type { SandboxBackend } from "../sandbox/types.ts";
 import { type CandidateRun, type CandidateRunDeps, REPORT_CAP, startCandidateRun } from "./candidate-run.ts";
 import { type Graded, grade } from "./grade.ts";
 import { IdmappedLowers } from "./idmapped-lowers.ts";
+import { outputTail } from "./output-tail.ts";
 import { type GateLimits, gatePatch, type ProtectedPolicy } from "./patch-gate.ts";
 import { ReadyRuns } from "./ready-runs.ts";
+import { REPORT_FD, type TestPlan } from "./runners/types.ts";
 import { safeReadFile } from "./safe-read.ts";
 import { claimSession, SESSION_PREFIX, sweepStaleSessions } from "./stale-sessions.ts";
 import { scanSuspicious } from "./suspicious-patterns.ts";
 import type { TaskPack } from "./task-pack.ts";
 import { prepareTask, type TaskState } from "./task-state.ts";
-import { planTests, REPORT_FD, type TestPlan } from "./test-plan.ts";
+import { planTests } from "./test-plan.ts";
 import { toolchainModules } from "./toolchain-modules.ts";
 import {
   DEFAULT_WORKSPACE_LIMITS,
@@ -76,7 +78,14 @@ export interface VerifierOptions {
    */
   readyCpuBudget?: number;
   warn?: (message: string) => void;
+  /** Where built task environments are kept across sessions (default ~/.cache/gagar/environments). */
+  environmentCache?: string;
+  /** Progress of environment builds (extracting a root filesystem, setup commands). */
+  log?: (message: string) => void;
 }
+
+/** The default cache of built task environments. */
+export const DEFAULT_ENVIRONMENT_CACHE = join(homedir(), ".cache", "gagar", "environments");
 
 export interface VerifyCallOptions {
   /**
@@ -85,6 +94,8 @@ export interface VerifyCallOptions {
    * moment. Costs one idle sandbox if none comes.
    */
   readyNext?: boolean | (() => boolean);
+  /** Report every test the run reported, not only the task's ids (Graded.observed). */
+  observe?: boolean;
 }
 
 /** How the session's sandbox runs were started (for summaries and tests). */
@@ -151,7 +162,7 @@ export class Verifier {
   async verify(pack: TaskPack, patch: string, call: VerifyCallOptions = {}): Promise<Outcome> {
     if (this.closed) throw new SandboxError("verifier is closed", false);
     const started = performance.now();
-    const modules = pack.spec.language === "python" ? this.toolchainModules() : undefined;
+    const modules = pack.runner.python ? this.toolchainModules() : undefined;
     await this.selfTest();
     const task = await this.task(pack);
     const gateStarted = performance.now();
@@ -202,6 +213,7 @@ export class Verifier {
           reports: run.plan.runs.map((_, i) =>
             safeReadFile(join(run.workspace.outDir, `report-${i}.xml`), REPORT_CAP),
           ),
+          observe: call.observe,
         });
         const findings = [...gate.findings, ...scanSuspicious(gate.files), ...graded.findings];
         for (const path of result.replacedPaths ?? []) {
@@ -214,6 +226,7 @@ export class Verifier {
         }
         return {
           ...graded,
+          outputTail: outputTail(result.stdout, result.stderr, task.secrets),
           durationsMs: {
             gate: gateMs,
             workspace: run.workspace.prepareMs,
@@ -338,7 +351,13 @@ export class Verifier {
     let state = this.tasks.get(pack.dir);
     if (!state) {
       const dir = join(this.root, "tasks", `${++this.taskCounter}-${pack.spec.id}`);
-      state = Promise.resolve().then(() => prepareTask(pack, dir));
+      state = Promise.resolve().then(() =>
+        prepareTask(pack, dir, {
+          cacheDir: this.options.environmentCache ?? DEFAULT_ENVIRONMENT_CACHE,
+          sandbox: this.options.sandbox,
+          log: this.options.log,
+        }),
+      );
       this.tasks.set(pack.dir, state);
     }
     return state;
@@ -361,7 +380,6 @@ export class Verifier {
       const snapshot = { dir, paths: new Set<string>(), files: [], bytes: 0 };
       const report = "<testsuites><testcase classname='t' name='ok'/></testsuites>";
       const plan: TestPlan = {
-        flavor: "pytest",
         runs: [
           {
             label: "self-test",
@@ -370,11 +388,14 @@ export class Verifier {
               "-c",
               `import os; os.write(${REPORT_FD}, ${JSON.stringify(report)}.encode())`,
             ],
-            flavor: "pytest",
+            keysOf: (c) => [c.name],
+            idOf: (c) => c.name,
             canaries: [],
           },
         ],
         files: [],
+        support: [],
+        locate: () => null,
       };
       const run = await startCandidateRun(this.runDeps(), null, plan, snapshot);
       try {

@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -28,10 +28,28 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** Processes of the sandbox uid pool on the host. */
+/**
+ * Processes of the sandbox uid pool started by this test process. Other test files (and other gagar
+ * processes on the host) run sandboxes on the same pool at the same time; a sandbox this process
+ * started is its descendant for as long as it lives (the pid namespace's init is, and reaps the rest).
+ */
 function sandboxProcesses(): number[] {
   const { base, size } = defaultUidRange;
-  return Array.from({ length: size }, (_, i) => processesOfUid(base + i)).flat();
+  const pids = Array.from({ length: size }, (_, i) => processesOfUid(base + i)).flat();
+  return pids.filter((pid) => descendsFromThisProcess(pid));
+}
+
+function descendsFromThisProcess(pid: number): boolean {
+  for (let p = pid; p > 1; ) {
+    if (p === process.pid) return true;
+    try {
+      const stat = readFileSync(`/proc/${p}/stat`, "utf8");
+      p = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+    } catch {
+      return false;
+    }
+  }
+  return false;
 }
 
 describe("verifyRollouts", () => {
@@ -58,6 +76,11 @@ describe("verifyRollouts", () => {
       ["j-empty", "tests-failed"],
     ]);
     expect(progress.map((p) => p.done)).toEqual([1, 2, 3, 4]);
+    // Diagnostics: the failing run's output says what failed, without quoting the hidden tests.
+    const empty = verdicts.find((v) => v.rolloutId === "p-empty")!;
+    expect(empty.outputTail).toMatch(/failed/);
+    expect(empty.outputTail).toContain("gagar-runner: run pytest");
+    expect(JSON.stringify(verdicts)).not.toContain("HONEYTOKEN");
     expect(progress.every((p) => p.total === 4)).toBe(true);
     expect(verdicts[0]).toMatchObject({ groupId: "g", schemaVersion: 1 });
     expect(verdicts[0]!.tests).toEqual(

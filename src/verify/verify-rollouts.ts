@@ -110,6 +110,17 @@ async function verifyOne(
   patch: string,
   readyNext: () => boolean,
 ): Promise<Outcome> {
+  if (pack.invalid) {
+    // Not a reward: the task cannot tell a fix from a non-fix (tasks/check.ts), so nothing is run.
+    return {
+      passed: false,
+      reason: "infra-error",
+      detail: `task pack fault, not the candidate's: task ${pack.spec.id} was found invalid by gagar tasks check (${pack.invalid.join("; ")})`,
+      tests: {},
+      durationsMs: {},
+      findings: [],
+    };
+  }
   try {
     return await verifier.verify(pack, patch, { readyNext });
   } catch (e) {
@@ -138,6 +149,7 @@ function toVerdict(rollout: Rollout, outcome: Outcome): Verdict {
   };
   if (rollout.groupId !== undefined) verdict.groupId = rollout.groupId;
   if (outcome.detail !== undefined) verdict.detail = outcome.detail;
+  if (outcome.outputTail) verdict.outputTail = outcome.outputTail;
   return verdict;
 }
 

@@ -29,6 +29,10 @@ const fixture = (auto: string | null): DoctorReport => ({
     { name: "bwrap", version: "bubblewrap 0.8.0" },
     { name: "node", version: "v20.20.2 (/usr/bin/node)" },
   ],
+  environments: [
+    { kind: "host", ok: true, missing: [] },
+    { kind: "oci", ok: false, missing: ["umoci not found: apt-get install umoci"] },
+  ],
 });
 
 describe("formatDoctorReport", () => {
@@ -48,6 +52,11 @@ describe("formatDoctorReport", () => {
         "tools",
         "  bwrap        bubblewrap 0.8.0",
         "  node         v20.20.2 (/usr/bin/node)",
+        "",
+        "task environments (task.json environment.kind)",
+        "  host         [ok]       supported",
+        "  oci          [missing]  not supported here",
+        "                 - umoci not found: apt-get install umoci",
         "",
         "OK: candidate code runs in the bwrap sandbox.",
         "",
@@ -88,6 +97,8 @@ describe("collectDoctorReport", () => {
       // Linux 5.12+ as root: the workspace reaches its sandbox uid without a chown -R.
       expect(tools.workspaces).toMatch(/^overlay on an idmapped snapshot/);
       expect(tools.node).toContain(process.version);
+      expect(report.environments.map((e) => e.kind)).toEqual(["host", "setup", "rootfs", "oci"]);
+      expect(report.environments.find((e) => e.kind === "host")).toMatchObject({ ok: true });
     },
   );
 });

@@ -9,6 +9,7 @@ import { findTool, versionOf } from "../../sandbox/host-tools.ts";
 import type { Availability, SandboxBackend } from "../../sandbox/types.ts";
 import { createUnsandboxedBackend } from "../../sandbox/unsandboxed.ts";
 import { createUnshareBackend } from "../../sandbox/unshare.ts";
+import { ENVIRONMENTS } from "../../verify/environments/registry.ts";
 import { IdmappedLowers } from "../../verify/idmapped-lowers.ts";
 
 /** The Python that sandboxed test runs use: Debian's, world-readable (pyenv's under /root is not). */
@@ -21,6 +22,8 @@ export interface DoctorReport {
   auto: string | null;
   /** Tool versions, with where they were measured or how to get them. */
   tools: { name: string; version: string }[];
+  /** Task environment kinds (task.json `environment`) this host can build and run, and what the others lack. */
+  environments: { kind: string; ok: boolean; missing: string[] }[];
 }
 
 /**
@@ -57,7 +60,10 @@ export async function collectDoctorReport(): Promise<DoctorReport> {
     { name: "workspaces", version: await workspaceHandOver() },
     { name: "node", version: `${process.version} (${process.execPath})` },
   ];
-  return { backends, auto: autoBackend?.name ?? null, tools };
+  const environments: DoctorReport["environments"] = [];
+  for (const environment of ENVIRONMENTS)
+    environments.push({ kind: environment.kind, ...(await environment.supported()) });
+  return { backends, auto: autoBackend?.name ?? null, tools, environments };
 }
 
 async function pytestVersion(backend: SandboxBackend | undefined): Promise<string> {
@@ -135,6 +141,13 @@ export function formatDoctorReport(report: DoctorReport): string {
   }
   lines.push("", "tools");
   for (const { name, version } of report.tools) lines.push(`  ${name.padEnd(NAME_WIDTH)} ${version}`);
+  lines.push("", "task environments (task.json environment.kind)");
+  for (const { kind, ok, missing } of report.environments) {
+    lines.push(
+      `  ${kind.padEnd(NAME_WIDTH)} ${ok ? "[ok]       supported" : "[missing]  not supported here"}`,
+    );
+    for (const item of missing) lines.push(`  ${"".padEnd(NAME_WIDTH)}   - ${item}`);
+  }
   lines.push("");
   lines.push(
     report.auto

@@ -28,9 +28,15 @@ async function gagar(...args: string[]): Promise<string> {
 
 describe("gagar tasks check", () => {
   it("lists valid packs and, with --run, checks reference and empty patches for real", async () => {
-    const stderr = await gagar("tasks", "check", TASKS, "--run", "--sandbox", "bwrap", "--jobs", "2");
+    const copy = join(dir, "all");
+    cpSync(TASKS, copy, { recursive: true });
+    const stderr = await gagar("tasks", "check", copy, "--run", "--sandbox", "bwrap", "--jobs", "2");
     expect(stderr).toContain("2 task packs are valid");
-    expect(stderr).toContain("every reference patch passes and every empty patch fails");
+    expect(stderr).toContain("all 2 tasks are valid");
+    expect(JSON.parse(readFileSync(join(copy, "calc-div-zero", "check.json"), "utf8"))).toMatchObject({
+      valid: true,
+      problems: [],
+    });
   });
 
   it("fails when a reference patch does not pass", async () => {
@@ -41,9 +47,17 @@ describe("gagar tasks check", () => {
       'raise ValueError("nope")',
     );
     writeFileSync(join(pack, "reference.patch"), broken);
-    await expect(gagar("tasks", "check", pack, "--run", "--sandbox", "bwrap")).rejects.toThrow(
-      /calc-div-zero\/reference/,
-    );
+    let stderr = "";
+    await expect(
+      gagar("tasks", "check", pack, "--run", "--sandbox", "bwrap").catch((e) => {
+        stderr = String((e as Error).message);
+        throw e;
+      }),
+    ).rejects.toThrow(/1 of 1 tasks are invalid \(calc-div-zero\)/);
+    const stored = JSON.parse(readFileSync(join(pack, "check.json"), "utf8"));
+    expect(stored.valid).toBe(false);
+    expect(stored.problems[0]).toMatch(/^the reference patch does not pass: tests-failed/);
+    expect(stderr).toBeTruthy();
   });
 });
 

@@ -1,11 +1,17 @@
+import { readFileSync } from "node:fs";
 import { type Command, InvalidArgumentError, Option } from "commander";
-import type { Rollout } from "../../contracts/rollout.ts";
-import { SandboxError } from "../../errors.ts";
+import { z } from "zod";
+import { createLimiter } from "../../concurrency/limiter.ts";
+import { EnvironmentSpec, TEST_RUNNERS, type TestRunnerName } from "../../contracts/task-spec.ts";
+import { InputError, SandboxError } from "../../errors.ts";
+import { parseRecord } from "../../io/validate.ts";
 import { BACKEND_NAMES, type BackendName, selectBackend } from "../../sandbox/select.ts";
+import { checkTask, type TaskCheck } from "../../tasks/check.ts";
+import { importSweBench } from "../../tasks/import.ts";
 import { splitCommand } from "../../verify/argv-split.ts";
-import { importSweBench } from "../../verify/swebench-import.ts";
+import { saveCheck } from "../../verify/task-check-file.ts";
 import { loadTaskPacks } from "../../verify/task-pack.ts";
-import { verifyRollouts } from "../../verify/verify-rollouts.ts";
+import { Verifier } from "../../verify/verifier.ts";
 import { integerAtLeast, numberIn } from "../options.ts";
 import { renderTable } from "../table.ts";
 import { exitOnSignals } from "./verify.ts";
@@ -16,6 +22,12 @@ interface ImportFlags {
   testCommand?: string[];
   timeout: number;
   force?: boolean;
+  runner?: TestRunnerName;
+  environment?: string;
+  environments?: string;
+  check?: boolean;
+  sandbox: BackendName;
+  allowUnsandboxed?: boolean;
 }
 
 interface CheckFlags {
@@ -33,7 +45,7 @@ export function registerTasks(program: Command): void {
     .description("import SWE-bench-style instances (JSONL) as task packs")
     .argument(
       "<instances>",
-      "JSONL with instance_id, repo, base_commit, patch, test_patch, FAIL_TO_PASS, PASS_TO_PASS, problem_statement",
+      "JSONL with instance_id, repo, base_commit, patch, test_patch, problem_statement and optionally FAIL_TO_PASS, PASS_TO_PASS, runner, environment (SWE-bench, SWE-PolyBench or Multi-SWE-bench records)",
     )
     .requiredOption(
       "--repos <dir>",
@@ -42,26 +54,67 @@ export function registerTasks(program: Command): void {
     .requiredOption("--out <dir>", "folder to write the task packs to (one folder per instance)")
     .option(
       "--test-command <cmd>",
-      "test command with {junit} and {tests} (default: pytest for Python, node --test for JS)",
+      "test command with the runner's placeholders (default: the runner's own command)",
       parseCommand,
     )
+    .addOption(
+      new Option(
+        "--runner <name>",
+        "runner of instances that name none (default: pytest for Python, node:test otherwise)",
+      ).choices([...TEST_RUNNERS]),
+    )
+    .option("--environment <json|file>", "environment of instances that name none (task.json form)")
+    .option("--environments <file>", 'JSON file of environments by repository: {"owner/name": {...}}')
+    .option(
+      "--check",
+      "run every imported task and keep the result in check.json (invalid tasks are never scored)",
+    )
+    .addOption(
+      new Option("--sandbox <backend>", "sandbox for deriving missing lists and for --check")
+        .choices([...BACKEND_NAMES])
+        .default("auto"),
+    )
+    .option("--allow-unsandboxed", "permit --sandbox unsandboxed")
     .option("--timeout <sec>", "timeoutSec of every imported task", numberIn(1, 3600, true), 300)
     .option("--force", "replace task folders that already exist")
     .action(async (instances: string, flags: ImportFlags) => {
-      const ids = await importSweBench(instances, {
-        reposDir: flags.repos,
-        outDir: flags.out,
-        testCommand: flags.testCommand,
-        timeoutSec: flags.timeout,
-        force: flags.force,
-      });
+      const warn = (m: string) => process.stderr.write(`${m}\n`);
+      const environment = flags.environment ? readEnvironment(flags.environment, "--environment") : undefined;
+      const repoEnvironments = flags.environments
+        ? parseFlagJson(flags.environments, "--environments", z.record(z.string(), EnvironmentSpec))
+        : undefined;
+      const needsRuns = flags.check || (await anyInstanceWithoutLists(instances));
+      const sandbox = needsRuns
+        ? await selectBackend(flags.sandbox, { allowUnsandboxed: flags.allowUnsandboxed, warn })
+        : undefined;
+      const verifier = sandbox && new Verifier({ sandbox, warn, log: warn });
+      const restoreSignals = exitOnSignals();
+      let ids: string[];
+      try {
+        ids = await importSweBench(instances, {
+          reposDir: flags.repos,
+          outDir: flags.out,
+          testCommand: flags.testCommand,
+          timeoutSec: flags.timeout,
+          force: flags.force,
+          runner: flags.runner,
+          environment,
+          repoEnvironments,
+          verifier,
+          check: flags.check,
+          log: warn,
+        });
+      } finally {
+        await verifier?.close();
+        restoreSignals();
+      }
       process.stderr.write(`imported ${ids.length} tasks into ${flags.out}\n`);
     });
 
   tasks
     .command("check")
     .description(
-      "validate task packs; with --run, also check that each reference patch passes and the empty patch fails",
+      "validate task packs; with --run, run each task: its reference must pass, the empty patch fail, every listed test id run (the result is kept in check.json; gagar verify refuses tasks found invalid)",
     )
     .argument("<dir>", "a folder of task folders, or one task folder")
     .option("--run", "verify reference and empty patches in the sandbox")
@@ -89,30 +142,75 @@ export function registerTasks(program: Command): void {
       if (!flags.run) return;
       const warn = (m: string) => process.stderr.write(`${m}\n`);
       const sandbox = await selectBackend(flags.sandbox, { allowUnsandboxed: flags.allowUnsandboxed, warn });
-      const rollouts: Rollout[] = [];
-      for (const p of packs.values()) {
-        if (p.referencePatch !== undefined)
-          rollouts.push({ id: `${p.spec.id}/reference`, taskId: p.spec.id, patch: p.referencePatch });
-        rollouts.push({ id: `${p.spec.id}/empty`, taskId: p.spec.id, patch: "" });
-      }
       const restoreSignals = exitOnSignals();
-      const verdicts = await verifyRollouts(rollouts, {
-        tasks: packs,
-        sandbox,
-        jobs: flags.jobs,
-        warn,
-      }).finally(restoreSignals);
-      const problems = verdicts.filter((v) => v.rolloutId.endsWith("/reference") !== v.passed);
-      const table = verdicts.map((v) => [v.rolloutId, v.reason, v.detail ?? ""]);
-      process.stderr.write(`${renderTable(["patch", "verdict", "detail"], table, "  ")}\n`);
-      if (problems.length) {
+      const verifier = new Verifier({ sandbox, warn, log: warn });
+      const limit = createLimiter(flags.jobs);
+      let checks: TaskCheck[];
+      try {
+        await verifier.selfTest();
+        checks = await Promise.all([...packs.values()].map((p) => limit(() => checkTask(verifier, p))));
+      } finally {
+        await verifier.close();
+        restoreSignals();
+      }
+      for (const check of checks) saveCheck(packs.get(check.taskId)!, check);
+      const invalid = checks.filter((c) => !c.valid);
+      for (const check of invalid) {
+        process.stderr.write(
+          `✗ ${check.taskId}: invalid\n${check.problems.map((p) => `    - ${p}\n`).join("")}`,
+        );
+        if (check.referenceOutput)
+          process.stderr.write(
+            `    reference output (last lines):\n${indent(check.referenceOutput, "      ")}\n`,
+          );
+      }
+      if (invalid.length) {
         throw new SandboxError(
-          `${problems.length} checks failed (a reference patch must pass, an empty patch must fail): ${problems.map((v) => v.rolloutId).join(", ")}`,
+          `${invalid.length} of ${checks.length} tasks are invalid (${invalid.map((c) => c.taskId).join(", ")}); gagar verify will not score them until a check passes`,
           false,
         );
       }
-      process.stderr.write("every reference patch passes and every empty patch fails\n");
+      process.stderr.write(
+        `all ${checks.length} tasks are valid: every reference patch passes, every empty patch fails, every listed test runs\n`,
+      );
     });
+}
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split("\n")
+    .map((l) => prefix + l)
+    .join("\n");
+}
+
+/** An environment given inline (`{"kind": …}`) or as a JSON file. */
+function readEnvironment(raw: string, flag: string): EnvironmentSpec {
+  return parseFlagJson(raw, flag, EnvironmentSpec);
+}
+
+function parseFlagJson<T>(raw: string, flag: string, schema: z.ZodType<T>): T {
+  const text = raw.trim().startsWith("{") ? raw : readFileSync(raw, "utf8");
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new InputError(
+      { file: raw.trim().startsWith("{") ? flag : raw },
+      `not valid JSON (${(e as Error).message})`,
+    );
+  }
+  return parseRecord(schema, json, { file: raw.trim().startsWith("{") ? flag : raw });
+}
+
+/** Whether some instance lacks FAIL_TO_PASS (then the import must run tests, and needs a sandbox). */
+async function anyInstanceWithoutLists(file: string): Promise<boolean> {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return false; // the import names the file and what is wrong with it
+  }
+  return text.split("\n").some((line) => line.trim() && !/"(FAIL_TO_PASS|f2p_tests)"/.test(line));
 }
 
 function parseCommand(raw: string): string[] {

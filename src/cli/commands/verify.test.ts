@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,6 +7,8 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { Group } from "../../contracts/group.ts";
 import { Verdict } from "../../contracts/verdict.ts";
 import { InputError } from "../../errors.ts";
+import { saveCheck } from "../../verify/task-check-file.ts";
+import { loadTaskPack } from "../../verify/task-pack.ts";
 import { registerVerify } from "./verify.ts";
 
 const TASKS = fileURLToPath(new URL("../../../test/fixtures/verify/tasks", import.meta.url));
@@ -88,6 +90,34 @@ describe("gagar verify", () => {
     expect(stderr).toContain("verified 2/2");
     // --jobs 2 starts both at once, so neither waited for a sandbox started ahead.
     expect(stderr).toContain("sandboxes: 2 started on demand, 0 started ahead");
+  });
+
+  it("refuses to score a task that gagar tasks check found invalid, one line per task", async () => {
+    const tasks = join(dir, "checked");
+    cpSync(TASKS, tasks, { recursive: true });
+    const pack = loadTaskPack(join(tasks, "calc-div-zero"));
+    saveCheck(pack, { taskId: pack.spec.id, valid: false, problems: ["the empty patch passes"] });
+    const rollouts = writeRollouts([
+      { id: "r1", taskId: "calc-div-zero", patch: reference },
+      { id: "r2", taskId: "calc-div-zero", patch: "" },
+    ]);
+    const out = join(dir, "refused.jsonl");
+    let stderr = "";
+    await expect(
+      gagar("verify", "--tasks", tasks, "--rollouts", rollouts, "--out", out, "--sandbox", "bwrap").catch(
+        (e) => {
+          stderr = String(e);
+          throw e;
+        },
+      ),
+    ).rejects.toThrow(/2 rollouts ended in infra-error/);
+    const verdicts = readFileSync(out, "utf8")
+      .trim()
+      .split("\n")
+      .map((l) => Verdict.parse(JSON.parse(l)));
+    expect(verdicts.map((v) => v.reason)).toEqual(["infra-error", "infra-error"]);
+    expect(verdicts[0]!.detail).toContain("found invalid by gagar tasks check (the empty patch passes)");
+    expect(stderr).toBeTruthy();
   });
 
   it("names the line of a rollout with an unknown task or a repeated id", async () => {

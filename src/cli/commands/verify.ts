@@ -60,11 +60,18 @@ export function registerVerify(program: Command): void {
       const tasks = loadTaskPacks(flags.tasks);
       const rollouts = await readRollouts(flags.rollouts, tasks);
       const warn = (message: string) => process.stderr.write(`${message}\n`);
+      const used = new Set(rollouts.map((r) => r.taskId));
+      for (const pack of tasks.values()) {
+        if (pack.invalid && used.has(pack.spec.id))
+          warn(
+            `refusing to score task ${pack.spec.id}: gagar tasks check found it invalid (${pack.invalid[0]}${pack.invalid.length > 1 ? `; and ${pack.invalid.length - 1} more` : ""}); its rollouts get infra-error`,
+          );
+      }
       const sandbox = await selectBackend(flags.sandbox, { allowUnsandboxed: flags.allowUnsandboxed, warn });
       const progress = flags.quiet ? undefined : progressReporter();
       const restoreSignals = exitOnSignals();
       let verdicts: Verdict[];
-      const verifier = new Verifier({ sandbox, protectedPolicy: flags.protected, warn });
+      const verifier = new Verifier({ sandbox, protectedPolicy: flags.protected, warn, log: warn });
       try {
         verdicts = await verifyRollouts(rollouts, {
           tasks,

@@ -14,13 +14,19 @@ import {
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { z } from "zod";
-import { TaskSpec } from "../contracts/task-spec.ts";
+import { EnvironmentSpec, TaskSpecInput, TEST_RUNNERS } from "../contracts/task-spec.ts";
 import { parseDiff } from "../diff/parse.ts";
 import { ConfigError, InputError } from "../errors.ts";
 import { readJsonlAll } from "../io/jsonl.ts";
-import { exportTree } from "./git-tree-export.ts";
-import { forbiddenReason } from "./protected-paths.ts";
-import { loadTaskPack } from "./task-pack.ts";
+import { exportTree } from "../verify/git-tree-export.ts";
+import { forbiddenReason } from "../verify/protected-paths.ts";
+import { runnerNamed } from "../verify/runners/registry.ts";
+import { saveCheck } from "../verify/task-check-file.ts";
+import { listHiddenTests, loadTaskPack, type TaskPack } from "../verify/task-pack.ts";
+import type { Verifier } from "../verify/verifier.ts";
+import { toTaskId } from "./benchmark-ids.ts";
+import { checkTask } from "./check.ts";
+import { deriveLists } from "./derive.ts";
 
 const run = promisify(execFile);
 
@@ -31,10 +37,19 @@ const run = promisify(execFile);
  * (git-tree-export.ts: no history); `tests/` holds every file `test_patch` creates or changes, at its
  * post-patch state (the patch is applied with `git apply` to a scratch copy of just those files, never
  * to the repository); `patch` becomes reference.patch; `FAIL_TO_PASS`/`PASS_TO_PASS` may be JSON lists
- * or JSON-encoded strings (as in the public datasets). Without `--test-command` the command runs pytest
- * on the hidden test files (`{tests}`) for Python, node:test for JavaScript/TypeScript. Each pack is
- * written to a temporary folder and renamed into place once it loads cleanly, so a failed import
- * leaves no half-written task behind.
+ * or JSON-encoded strings (as in the public datasets), in the SWE-bench, SWE-PolyBench or
+ * Multi-SWE-bench id forms (benchmark-ids.ts). Multi-SWE-bench records (`org`, `repo`, `number`,
+ * `base.sha`, `fix_patch`, `f2p_tests`, `p2p_tests`) are read as the same fields.
+ *
+ * The runner comes from the instance's `runner`, else `--runner`, else the language (pytest for Python,
+ * node:test otherwise); the environment from the instance's `environment`, else the repository's entry
+ * in `--environments` (a JSON file `{"owner/repo": <environment>}`), else `--environment`, else the host.
+ *
+ * An instance without FAIL_TO_PASS is run (it needs a verifier): the base with the hidden tests, then
+ * the reference; the lists are what changed (derive.ts). With `check`, every imported task is run the
+ * same way and its result kept in check.json, so that a task whose given lists do not hold is never
+ * scored. Each pack is written to a temporary folder and renamed into place once it loads cleanly, so a
+ * failed import leaves no half-written task behind.
  */
 
 const idList = z.union([
@@ -51,45 +66,40 @@ const idList = z.union([
   }),
 ]);
 
-export const SweBenchInstance = z.looseObject({
+/** Multi-SWE-bench's field names, read as SWE-bench's. */
+function fromMultiSweBench(raw: unknown): unknown {
+  if (!raw || typeof raw !== "object") return raw;
+  const r = raw as Record<string, unknown>;
+  if (!("fix_patch" in r) || "patch" in r) return raw;
+  const base = r.base as { sha?: unknown } | undefined;
+  const keys = (v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? Object.keys(v) : v);
+  return {
+    ...r,
+    instance_id: r.instance_id ?? `${r.org}__${r.repo}-${r.number}`,
+    repo: typeof r.org === "string" && typeof r.repo === "string" ? `${r.org}/${r.repo}` : r.repo,
+    base_commit: r.base_commit ?? base?.sha,
+    patch: r.fix_patch,
+    FAIL_TO_PASS: r.FAIL_TO_PASS ?? keys(r.f2p_tests),
+    PASS_TO_PASS: r.PASS_TO_PASS ?? keys(r.p2p_tests),
+    problem_statement: r.problem_statement ?? r.body ?? r.title,
+  };
+}
+
+const Instance = z.looseObject({
   instance_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "letters, digits, '.', '_' and '-' only"),
   repo: z.string().regex(/^[A-Za-z0-9._-]+\/[A-Za-z0-9._-]+$/, "expected owner/name"),
   base_commit: z.string().regex(/^[0-9a-fA-F]{7,64}$/, "expected a commit id"),
   patch: z.string(),
   test_patch: z.string().min(1),
-  FAIL_TO_PASS: idList,
-  PASS_TO_PASS: idList.default([]),
+  FAIL_TO_PASS: idList.optional(),
+  PASS_TO_PASS: idList.optional(),
   problem_statement: z.string().min(1),
   language: z.string().optional(),
+  runner: z.enum(TEST_RUNNERS).optional(),
+  environment: EnvironmentSpec.optional(),
 });
-export type SweBenchInstance = z.output<typeof SweBenchInstance>;
-
-/**
- * `--rootdir=.` pins pytest's node ids to the workspace root, as SWE-bench's ids are: an ini file below
- * the root (say tests/pytest.ini) would otherwise become the rootdir, and `tests/test_x.py::t` would be
- * reported as `test_x.py::t`.
- */
-export const PYTEST_COMMAND = [
-  "python3",
-  "-B",
-  "-m",
-  "pytest",
-  "-q",
-  "-p",
-  "no:cacheprovider",
-  "-o",
-  "junit_family=xunit1",
-  "--rootdir=.",
-  "--junitxml={junit}",
-  "{tests}",
-];
-export const NODE_COMMAND = [
-  "node",
-  "--test",
-  "--test-reporter=junit",
-  "--test-reporter-destination={junit}",
-  "{tests}",
-];
+export const SweBenchInstance = z.preprocess(fromMultiSweBench, Instance);
+export type SweBenchInstance = z.output<typeof Instance>;
 
 export interface ImportOptions {
   reposDir: string;
@@ -98,6 +108,16 @@ export interface ImportOptions {
   timeoutSec?: number;
   /** Replace task folders that already exist. */
   force?: boolean;
+  /** The runner of instances that name none (default: by language). */
+  runner?: (typeof TEST_RUNNERS)[number];
+  /** The environment of instances that name none and whose repository has no entry in `repoEnvironments`. */
+  environment?: EnvironmentSpec;
+  /** Environments by repository (`owner/name`). */
+  repoEnvironments?: Record<string, EnvironmentSpec>;
+  /** Runs tasks: to derive missing lists, and to check every task when `check` is set. */
+  verifier?: Verifier;
+  check?: boolean;
+  log?: (message: string) => void;
 }
 
 export async function importSweBench(instancesFile: string, options: ImportOptions): Promise<string[]> {
@@ -122,23 +142,72 @@ export async function importSweBench(instancesFile: string, options: ImportOptio
     const tmp = mkdtempSync(join(outDir, `.${value.instance_id}.import-`));
     try {
       await buildPack(value, repoDir, tmp, options, where);
+      if (value.FAIL_TO_PASS === undefined) await deriveInto(tmp, value, options, where);
       if (existsSync(dest)) rmSync(dest, { recursive: true, force: true });
       renameSync(tmp, dest);
     } catch (e) {
       rmSync(tmp, { recursive: true, force: true });
       throw e;
     }
+    let pack: TaskPack;
     try {
-      loadTaskPack(dest);
+      pack = loadTaskPack(dest);
     } catch (e) {
       rmSync(dest, { recursive: true, force: true });
       if (e instanceof InputError)
         throw new InputError({ ...where, field: e.location.field }, `imported task is invalid: ${e.detail}`);
       throw e;
     }
+    if (options.check && options.verifier) {
+      const check = await checkTask(options.verifier, pack);
+      saveCheck(pack, check);
+      if (!check.valid) options.log?.(`${value.instance_id}: invalid: ${check.problems.join("; ")}`);
+    }
     imported.push(value.instance_id);
   }
   return imported;
+}
+
+/**
+ * Runs the base (with the hidden tests) and the reference, and writes what changed as the task's
+ * failToPass/passToPass. Refuses an instance whose reference makes no test pass that failed before.
+ */
+async function deriveInto(
+  dir: string,
+  instance: SweBenchInstance,
+  options: ImportOptions,
+  where: { file: string; line: number },
+): Promise<void> {
+  const field = { ...where, field: "FAIL_TO_PASS" };
+  if (!options.verifier)
+    throw new InputError(
+      field,
+      "missing: pass a sandbox to derive the lists by running the tests (gagar tasks import --sandbox)",
+    );
+  const spec = TaskSpecInput.parse(JSON.parse(readFileSync(join(dir, "task.json"), "utf8")));
+  const runner = runnerNamed(spec.test.runner);
+  const pack: TaskPack = {
+    dir,
+    spec,
+    runner,
+    command: spec.test.command ?? [...runner.defaultCommand],
+    repoDir: join(dir, "repo"),
+    testsDir: join(dir, "tests"),
+    hiddenTests: listHiddenTests(join(dir, "tests")),
+    referencePatch: instance.patch,
+  };
+  options.log?.(`${instance.instance_id}: deriving FAIL_TO_PASS/PASS_TO_PASS by running the tests`);
+  const before = await options.verifier.verify(pack, "", { observe: true });
+  const after = await options.verifier.verify(pack, instance.patch, { observe: true });
+  const lists = deriveLists(before.observed ?? {}, after.observed ?? {});
+  if (lists.failToPass.length === 0) {
+    const why =
+      after.passed || after.reason === "tests-failed"
+        ? "no test fails without the fix and passes with it"
+        : `the reference run ${after.reason}: ${after.detail ?? ""}`;
+    throw new InputError(field, `cannot derive: ${why}${after.outputTail ? `\n${after.outputTail}` : ""}`);
+  }
+  writeFileSync(join(dir, "task.json"), `${JSON.stringify({ ...spec, ...lists }, null, 2)}\n`);
 }
 
 async function buildPack(
@@ -156,25 +225,32 @@ async function buildPack(
   }
   await writeHiddenTests(instance.test_patch, join(dir, "repo"), join(dir, "tests"), where);
   const language = normalizeLanguage(instance.language, where);
-  const spec = TaskSpec.safeParse({
-    schemaVersion: 1,
+  const runner = instance.runner ?? options.runner ?? (language === "python" ? "pytest" : "node:test");
+  const environment = instance.environment ??
+    options.repoEnvironments?.[instance.repo] ??
+    options.environment ?? { kind: "host" };
+  const ids = (list: string[] | undefined) => (list ?? []).map((id) => toTaskId(id, runner));
+  const spec = TaskSpecInput.safeParse({
+    schemaVersion: 2,
     id: instance.instance_id,
     statement: instance.problem_statement,
     language,
-    test: {
-      command: options.testCommand ?? (language === "python" ? PYTEST_COMMAND : NODE_COMMAND),
-      report: "junit",
-    },
-    failToPass: instance.FAIL_TO_PASS,
-    passToPass: instance.PASS_TO_PASS,
+    test: { runner, ...(options.testCommand && { command: options.testCommand }), report: "junit" },
+    environment,
+    // Placeholder until derived (deriveInto): the lists must not be empty in a task.json.
+    failToPass: instance.FAIL_TO_PASS ? ids(instance.FAIL_TO_PASS) : ["(derived)"],
+    passToPass: ids(instance.PASS_TO_PASS),
     timeoutSec: options.timeoutSec ?? 300,
     protectedPaths: [],
   });
   if (!spec.success) {
     const issue = spec.error.issues[0]!;
-    const field = { failToPass: "FAIL_TO_PASS", passToPass: "PASS_TO_PASS", statement: "problem_statement" }[
-      String(issue.path[0])
-    ];
+    const field = {
+      failToPass: "FAIL_TO_PASS",
+      passToPass: "PASS_TO_PASS",
+      statement: "problem_statement",
+      environment: "environment",
+    }[String(issue.path[0])];
     throw new InputError({ ...where, field: field ?? issue.path.join(".") }, issue.message);
   }
   writeFileSync(join(dir, "task.json"), `${JSON.stringify(spec.data, null, 2)}\n`);
@@ -242,16 +318,12 @@ async function writeHiddenTests(
   }
 }
 
-function normalizeLanguage(
-  language: string | undefined,
-  where: { file: string; line: number },
-): TaskSpec["language"] {
+function normalizeLanguage(language: string | undefined, where: { file: string; line: number }): string {
   const l = (language ?? "python").toLowerCase();
   if (l === "python" || l === "py") return "python";
   if (l === "javascript" || l === "js") return "javascript";
   if (l === "typescript" || l === "ts") return "typescript";
-  throw new InputError(
-    { ...where, field: "language" },
-    `"${language}" is not supported (python, javascript, typescript)`,
-  );
+  if (!/^[a-z][a-z0-9+#._-]*$/.test(l))
+    throw new InputError({ ...where, field: "language" }, `"${language}" is not a language name`);
+  return l;
 }

@@ -5,9 +5,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, type InputError } from "../errors.ts";
 import { selectBackend } from "../sandbox/select.ts";
-import { importSweBench } from "./swebench-import.ts";
-import { loadTaskPack } from "./task-pack.ts";
-import { verifyRollouts } from "./verify-rollouts.ts";
+import { loadTaskPack } from "../verify/task-pack.ts";
+import { Verifier } from "../verify/verifier.ts";
+import { verifyRollouts } from "../verify/verify-rollouts.ts";
+import { importSweBench } from "./import.ts";
 
 const root = mkdtempSync(join(tmpdir(), "gagar-import-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
@@ -88,7 +89,8 @@ describe("importSweBench", () => {
     expect(await importSweBench(instances(), { reposDir: repos, outDir: out })).toEqual(["acme__calc-1"]);
     const pack = loadTaskPack(join(out, "acme__calc-1"));
     expect(pack.spec.failToPass).toEqual(["tests/test_calc.py::test_div_zero"]);
-    expect(pack.spec.test.command).toContain("{tests}");
+    expect(pack.spec.test.runner).toBe("pytest");
+    expect(pack.command).toContain("{tests}");
     expect(pack.hiddenTests).toEqual(["tests/test_calc.py", "tests/test_more.py"]);
     expect(readFileSync(join(pack.testsDir, "tests/test_calc.py"), "utf8")).toContain("def test_div_zero");
     expect(readFileSync(join(pack.repoDir, "tests/test_calc.py"), "utf8")).not.toContain("test_div_zero");
@@ -149,5 +151,66 @@ describe("importSweBench", () => {
     expect(await importSweBench(file, { reposDir: repos, outDir: out, force: true })).toEqual([
       "acme__calc-3",
     ]);
+  });
+
+  it("derives FAIL_TO_PASS and PASS_TO_PASS by running when an instance has none", async () => {
+    const out = join(root, "packs-derived");
+    const file = instances({ instance_id: "acme__calc-4", FAIL_TO_PASS: undefined, PASS_TO_PASS: undefined });
+    const verifier = new Verifier({ sandbox: await selectBackend("bwrap") });
+    try {
+      await importSweBench(file, { reposDir: repos, outDir: out, verifier });
+    } finally {
+      await verifier.close();
+    }
+    const pack = loadTaskPack(join(out, "acme__calc-4"));
+    expect(pack.spec.failToPass).toEqual(["tests/test_calc.py::test_div_zero"]);
+    expect(pack.spec.passToPass).toEqual(["tests/test_calc.py::test_div", "tests/test_more.py::test_half"]);
+    await expect(
+      importSweBench(instances({ instance_id: "acme__calc-5", FAIL_TO_PASS: undefined }), {
+        reposDir: repos,
+        outDir: out,
+      }),
+    ).rejects.toThrow(/FAIL_TO_PASS.*missing: pass a sandbox/);
+  });
+
+  it("reads SWE-PolyBench ids and Multi-SWE-bench records, and checks given lists by running", async () => {
+    const out = join(root, "packs-forms");
+    const poly = instances({
+      instance_id: "acme__calc-6",
+      FAIL_TO_PASS: ["tests/test_calc.py:test_div_zero"],
+      PASS_TO_PASS: ["tests/test_calc.py:test_div", "tests/test_more.py:test_gone"],
+    });
+    const multi = join(root, "multi.jsonl");
+    const one = JSON.parse(readFileSync(instances(), "utf8"));
+    writeFileSync(
+      multi,
+      `${JSON.stringify({
+        org: "acme",
+        repo: "calc",
+        number: 7,
+        base: { sha: one.base_commit },
+        fix_patch: one.patch,
+        test_patch: one.test_patch,
+        f2p_tests: { "tests/test_calc.py::test_div_zero": { run: "FAIL", test: "PASS" } },
+        p2p_tests: { "tests/test_calc.py::test_div": { run: "PASS", test: "PASS" } },
+        title: "div by zero",
+      })}\n`,
+    );
+    const verifier = new Verifier({ sandbox: await selectBackend("bwrap") });
+    try {
+      await importSweBench(poly, { reposDir: repos, outDir: out, verifier, check: true });
+      await importSweBench(multi, { reposDir: repos, outDir: out, verifier, check: true });
+    } finally {
+      await verifier.close();
+    }
+    const polyPack = loadTaskPack(join(out, "acme__calc-6"));
+    expect(polyPack.spec.failToPass).toEqual(["tests/test_calc.py::test_div_zero"]);
+    // tests/test_more.py::test_gone does not exist: the check says so, and the task is not scored.
+    expect(polyPack.invalid).toContain(
+      "test id tests/test_more.py::test_gone never appears in a report (with or without the fix)",
+    );
+    const multiPack = loadTaskPack(join(out, "acme__calc-7"));
+    expect(multiPack.spec.passToPass).toEqual(["tests/test_calc.py::test_div"]);
+    expect(multiPack.invalid).toBeUndefined();
   });
 });

@@ -1,0 +1,49 @@
+/**
+ * The diagnostics a verdict keeps: the last lines of what its test run printed (the runner merges each
+ * test command's stderr into its stdout and marks where each run starts), so that a user can see why a
+ * candidate failed, or why a task's reference fails, without rerunning anything outside gagar.
+ *
+ * Test output quotes the hidden tests (tracebacks, assertion rewriting), and hidden-test text must never
+ * reach anything the policy can read (docs/security.md E5). Every line that contains a line of a hidden test
+ * file (stripped, at least `MIN_SECRET` characters) is replaced by a marker before the tail leaves the
+ * verifier. What remains can still show values a test computed; the tail is meant for the operator,
+ * and gagar never puts it into groups, prompts or rewards.
+ */
+
+export const OUTPUT_TAIL_BYTES = 4096;
+const MIN_SECRET = 6;
+const READY_LINE = "gagar-runner: waiting for the candidate\n";
+export const REDACTED = "[line quoting a hidden test removed]";
+
+/** Lines of hidden test files worth redacting (stripped, long enough to be distinctive). */
+export function secretLines(sources: readonly string[]): string[] {
+  const lines = new Set<string>();
+  for (const text of sources) {
+    for (const raw of text.split("\n")) {
+      const line = raw.trim();
+      if (line.length >= MIN_SECRET) lines.add(line);
+    }
+  }
+  return [...lines];
+}
+
+/** The last `cap` bytes (whole lines) of the run's output, with hidden-test lines redacted. */
+export function outputTail(
+  stdout: string,
+  stderr: string,
+  secrets: readonly string[],
+  cap = OUTPUT_TAIL_BYTES,
+): string {
+  let text = stdout.startsWith(READY_LINE) ? stdout.slice(READY_LINE.length) : stdout;
+  if (stderr.trim()) text += `\n[stderr]\n${stderr}`;
+  const lines = text.replace(/\s+$/, "").split("\n");
+  const kept: string[] = [];
+  let bytes = 0;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = secrets.some((s) => lines[i]!.includes(s)) ? REDACTED : lines[i]!;
+    bytes += Buffer.byteLength(line) + 1;
+    if (bytes > cap) break;
+    kept.push(line);
+  }
+  return kept.reverse().join("\n").replace(/^\n+/, "");
+}

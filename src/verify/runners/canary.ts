@@ -1,0 +1,90 @@
+import { randomBytes, randomInt } from "node:crypto";
+import { posix } from "node:path";
+import type { CanaryCheck } from "./types.ts";
+
+/**
+ * Shared pieces of the canaries every adapter writes (docs/security.md §5.3, D3/D4):
+ * - a **must-pass** test (catches runs that fail everything, or a report that is not this run's);
+ * - **must-fail** tests with a random message, one per forgery channel the framework has: a plain
+ *   assertion on ints (an outcome-rewriting hook turns it green), the library assertion API that
+ *   candidates monkeypatch, and a bare `throw` (a patched harness).
+ * A must-fail canary reported as passed, or missing from a report that claims success, means the result
+ * is forged. Names are 12 random hex digits with no fixed prefix, so a blanket "make every test pass
+ * except gagar's" hook has nothing to match on. Canaries run in the same process as the tests they
+ * guard, so they see the same monkeypatching.
+ */
+
+export function nonce(): string {
+  return randomBytes(6).toString("hex");
+}
+
+/** Two different ints and their sum, for assertions that must hold or fail. */
+export function ints(): { a: number; b: number } {
+  const a = randomInt(1000, 1_000_000);
+  return { a, b: a + randomInt(1, 1000) };
+}
+
+/**
+ * A wrapper module beside `testFile` that loads it and then declares `body` (canary tests), so that
+ * frameworks which isolate each file (node:test, jest, vitest) run both in one context. Its name keeps
+ * the test file's stem and suffix with a nonce inside (`stats.test.js` → `stats.<nonce>.test.js`),
+ * so that a project's test-match patterns still select it.
+ */
+export function wrapperPath(testFile: string, tag: string): string {
+  const dir = posix.dirname(testFile);
+  const base = posix.basename(testFile);
+  const dot = base.indexOf(".", 1);
+  const name = dot < 0 ? `${base}.${tag}` : `${base.slice(0, dot)}.${tag}${base.slice(dot)}`;
+  return dir === "." ? name : `${dir}/${name}`;
+}
+
+/** How a wrapper loads its test file: `import` for ES modules, `require` otherwise. */
+export function loadStatement(testFile: string, esm: boolean): string {
+  const spec = JSON.stringify(`./${posix.basename(testFile)}`);
+  return esm ? `import ${spec};` : `require(${spec});`;
+}
+
+/** Substitutes `{name}` placeholders that form whole arguments or parts of them; `{tests}` expands to many. */
+export function expandCommand(
+  command: readonly string[],
+  values: Record<string, string>,
+  tests: readonly string[],
+): string[] {
+  return command.flatMap((arg) => {
+    if (arg === "{tests}") return [...tests];
+    return [arg.replace(/\{(junit|reporter|pass|fail|message)\}/g, (m, key: string) => values[key] ?? m)];
+  });
+}
+
+/**
+ * The JavaScript canaries node:test and mocha share: a must-pass, a must-fail through node's
+ * `assert.strictEqual` and a bare `throw`, declared with `define` (`test` or `it`) and checked under the
+ * ids `<idFile>::<name>`. The caller puts them after the lines that load `assert` and the tests.
+ */
+export function assertCanaries(define: string, idFile: string): { lines: string[]; checks: CanaryCheck[] } {
+  const [pass, failAssert, failThrow] = [nonce(), nonce(), nonce()];
+  const sum = ints();
+  const assertion = ints();
+  const [m1, m2] = [nonce(), nonce()];
+  const lines = [
+    `${define}(${JSON.stringify(pass)}, () => {`,
+    `  assert.strictEqual(${sum.a} + ${sum.b}, ${sum.a + sum.b});`,
+    "});",
+    `${define}(${JSON.stringify(failAssert)}, () => {`,
+    `  assert.strictEqual(${assertion.a}, ${assertion.b}, ${JSON.stringify(m1)});`,
+    "});",
+    `${define}(${JSON.stringify(failThrow)}, () => {`,
+    `  throw new Error(${JSON.stringify(m2)});`,
+    "});",
+    "",
+  ];
+  const id = (name: string) => `${idFile}::${name}`;
+  return {
+    lines,
+    checks: [
+      { id: id(pass), key: id(pass), expect: "pass" },
+      { id: id(failAssert), key: id(failAssert), expect: "fail", message: m1 },
+      { id: id(failThrow), key: id(failThrow), expect: "fail", message: m2 },
+    ],
+  };
+}

@@ -1,0 +1,56 @@
+import { posix } from "node:path";
+import type { JunitCase } from "../junit-report.ts";
+import { assertCanaries, expandCommand, nonce } from "./canary.ts";
+import { fileOfId, JS_TEST_FILE, jsId } from "./js-ids.ts";
+import type { TestPlan, TestRunner } from "./types.ts";
+import { REPORT_PATH, SUPPORT_DIR } from "./types.ts";
+import { reporterFiles } from "./wrapped-js.ts";
+
+/**
+ * mocha: one run over every test file and a canary spec, all in one process (mocha does not isolate
+ * files), reported by gagar's own reporter module (`{reporter}`, reporters/mocha-reporter.cjs), since
+ * mocha's xunit reporter names no file.
+ *
+ * Ids: `<file>::<describe> > <nested describe> > <test title>` as for the other JavaScript runners. Mocha
+ * and the benchmarks built on it (SWE-PolyBench, Multi-SWE-bench) also name tests by their title path
+ * alone, without a file; such an id (no `::`) matches a test of that title path in any file, and when
+ * several files have one, every one of them must pass. A failing `before`/`after` hook is reported as
+ * an error case of the hook's own title, and the tests it kept from running are missing.
+ */
+export const mochaRunner: TestRunner = {
+  name: "mocha",
+  defaultCommand: ["node_modules/.bin/mocha", "--reporter={reporter}", "{tests}"],
+  requires: ["{reporter}", "{tests}"],
+  python: false,
+  fileOf: fileOfId,
+  isTestFile: (path) => JS_TEST_FILE.test(path),
+  checkId: (id) => (id.trim() ? null : "empty test id"),
+  plan({ command, testFiles }) {
+    const dir = testFiles.length ? posix.dirname(testFiles[0]!) : ".";
+    const canary = mochaCanary(dir === "." ? "" : `${dir}/`);
+    const support = reporterFiles("mocha-reporter.cjs");
+    const values = { junit: REPORT_PATH, reporter: `${SUPPORT_DIR}/${support[0]!.path}` };
+    const titles = (c: JunitCase) => c.name.split(" > ");
+    return {
+      runs: [
+        {
+          label: "mocha",
+          argv: expandCommand(command, values, [...testFiles, canary.path]),
+          keysOf: (c) => [jsId(c.file ?? c.classname, titles(c)), titles(c).join(" > ")],
+          idOf: (c) => jsId(c.file ?? c.classname, titles(c)),
+          canaries: canary.checks,
+        },
+      ],
+      files: [canary],
+      support,
+      locate: (id) => ({ run: 0, key: id }),
+    } satisfies TestPlan;
+  },
+};
+
+function mochaCanary(dir: string) {
+  const path = `${dir}${nonce()}.spec.cjs`;
+  const canaries = assertCanaries("it", path);
+  const content = ['const assert = require("node:assert");', "", ...canaries.lines].join("\n");
+  return { path, content, checks: canaries.checks };
+}

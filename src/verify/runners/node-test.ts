@@ -1,0 +1,59 @@
+import { assertCanaries, expandCommand, nonce, wrapperPath } from "./canary.ts";
+import { checkJsId, fileOfId, JS_TEST_FILE, jsId, suiteTitles } from "./js-ids.ts";
+import type { PlannedRun, TestPlan, TestRunner } from "./types.ts";
+import { REPORT_PATH } from "./types.ts";
+
+/**
+ * node:test: one run per test file, because node's JUnit reporter does not say which file a testcase
+ * came from; the run's cases get the ids `<file>::<describe> > <name>` (js-ids.ts; the reporter
+ * double-escapes `"`, undone here). `{tests}` is a wrapper module beside the file that imports it and
+ * then declares the canaries (node:test runs every file in its own process): must-fail through
+ * `assert.strictEqual` and a bare `throw`.
+ */
+export const nodeTestRunner: TestRunner = {
+  name: "node:test",
+  defaultCommand: [
+    "node",
+    "--test",
+    "--test-reporter=junit",
+    "--test-reporter-destination={junit}",
+    "{tests}",
+  ],
+  requires: ["{junit}", "{tests}"],
+  fileOf: fileOfId,
+  python: false,
+  isTestFile: (path) => JS_TEST_FILE.test(path),
+  checkId: checkJsId,
+  plan({ command, testFiles }) {
+    const files = testFiles.map((file) => ({ file, wrapper: nodeWrapper(file) }));
+    const runs: PlannedRun[] = files.map(({ file, wrapper }) => ({
+      label: file,
+      argv: expandCommand(command, { junit: REPORT_PATH }, [wrapper.path]),
+      keysOf: (c) => [jsId(file, suiteTitles(c))],
+      idOf: (c) => jsId(file, suiteTitles(c)),
+      canaries: wrapper.checks,
+    }));
+    return {
+      runs,
+      files: files.map((f) => f.wrapper),
+      support: [],
+      locate(id) {
+        const run = files.findIndex((f) => f.file === fileOfId(id));
+        return run < 0 ? null : { run, key: id };
+      },
+    } satisfies TestPlan;
+  },
+};
+
+function nodeWrapper(testFile: string) {
+  const path = wrapperPath(testFile, nonce()).replace(/\.[cm]?[jt]sx?$/, ".mjs");
+  const canaries = assertCanaries("test", testFile);
+  const content = [
+    `import ${JSON.stringify(`./${testFile.slice(testFile.lastIndexOf("/") + 1)}`)};`,
+    'import { test } from "node:test";',
+    'import assert from "node:assert";',
+    "",
+    ...canaries.lines,
+  ].join("\n");
+  return { path, content, checks: canaries.checks };
+}

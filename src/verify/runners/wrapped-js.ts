@@ -1,0 +1,121 @@
+import { readFileSync } from "node:fs";
+import type { JunitCase } from "../junit-report.ts";
+import { expandCommand, ints, loadStatement, nonce, wrapperPath } from "./canary.ts";
+import { fileOfId, isEsm, jsId } from "./js-ids.ts";
+import type { CanaryCheck, PlanFile, TestPlan } from "./types.ts";
+import { REPORT_PATH, SUPPORT_DIR } from "./types.ts";
+
+/**
+ * What jest and vitest share: both isolate each test file (a module registry, a worker), so every test
+ * file gets a wrapper beside it (canary.ts `wrapperPath`) that loads it and then declares the canaries,
+ * and one run covers all wrappers. Reported cases carry the wrapper's path, which is mapped back to the
+ * test file it wraps: ids are `<file>::<describe> > <test>` (js-ids.ts).
+ */
+export interface WrappedJsOptions {
+  command: readonly string[];
+  testFiles: readonly string[];
+  label: string;
+  /** Where the framework's `test`/`expect` come from in a wrapper (`vitest`), or null for globals (jest). */
+  importFrom: string | null;
+  support: PlanFile[];
+}
+
+export function planWrapped(options: WrappedJsOptions): TestPlan {
+  const wrappers = options.testFiles.map((file) => wrapper(file, options.importFrom));
+  const byWrapper = new Map(wrappers.map((w) => [w.path, w.file]));
+  const fileOf = (c: JunitCase) => {
+    const reported = c.file || c.classname;
+    return byWrapper.get(reported) ?? reported;
+  };
+  const idOf = (c: JunitCase) => jsId(fileOf(c), splitTitles(c.name));
+  const support = options.support;
+  const reporter = support.find((f) => f.path.includes("reporter"));
+  const values = {
+    junit: REPORT_PATH,
+    reporter: reporter ? `${SUPPORT_DIR}/${reporter.path}` : "{reporter}",
+  };
+  return {
+    runs: [
+      {
+        label: options.label,
+        argv: expandCommand(
+          options.command,
+          values,
+          wrappers.map((w) => w.path),
+        ),
+        keysOf: (c) => [idOf(c)],
+        idOf,
+        canaries: wrappers.flatMap((w) => w.checks),
+      },
+    ],
+    files: wrappers,
+    support,
+    locate: (id) => (fileOfId(id) ? { run: 0, key: id } : null),
+  };
+}
+
+/**
+ * Titles from a " > "-joined name. gagar's reporters and vitest's junit reporter join the describe path
+ * with " > "; a title containing " > " itself is split too, which still matches an id spelled the same.
+ */
+function splitTitles(name: string): string[] {
+  return name.split(" > ");
+}
+
+function wrapper(
+  file: string,
+  importFrom: string | null,
+): PlanFile & { file: string; checks: CanaryCheck[] } {
+  const path = wrapperPath(file, nonce());
+  const esm = isEsm(file) || importFrom !== null;
+  const [pass, failAssert, failExpect, failThrow] = [nonce(), nonce(), nonce(), nonce()];
+  const sum = ints();
+  const assertion = ints();
+  const expectation = ints();
+  const [m1, m2, m3] = [nonce(), nonce(), nonce()];
+  const lines = [loadStatement(file, esm)];
+  if (esm) lines.push('import assert from "node:assert";');
+  else lines.push('const assert = require("node:assert");');
+  if (importFrom) lines.push(`import { expect, test } from ${JSON.stringify(importFrom)};`);
+  lines.push(
+    "",
+    `test(${JSON.stringify(pass)}, () => {`,
+    `  expect(${sum.a} + ${sum.b}).toBe(${sum.a + sum.b});`,
+    "});",
+    `test(${JSON.stringify(failAssert)}, () => {`,
+    `  assert.strictEqual(${assertion.a}, ${assertion.b}, ${JSON.stringify(m1)});`,
+    "});",
+    // A patched `expect` that stops throwing turns this green: that is the forgery it catches.
+    `test(${JSON.stringify(failExpect)}, () => {`,
+    "  try {",
+    `    expect(${expectation.a}).toBe(${expectation.b});`,
+    "  } catch (error) {",
+    `    throw new Error(${JSON.stringify(m2)});`,
+    "  }",
+    "});",
+    `test(${JSON.stringify(failThrow)}, () => {`,
+    `  throw new Error(${JSON.stringify(m3)});`,
+    "});",
+    "",
+  );
+  return {
+    path,
+    file,
+    content: lines.join("\n"),
+    checks: [
+      { id: jsId(file, [pass]), key: jsId(file, [pass]), expect: "pass" },
+      { id: jsId(file, [failAssert]), key: jsId(file, [failAssert]), expect: "fail", message: m1 },
+      { id: jsId(file, [failExpect]), key: jsId(file, [failExpect]), expect: "fail", message: m2 },
+      { id: jsId(file, [failThrow]), key: jsId(file, [failThrow]), expect: "fail", message: m3 },
+    ],
+  };
+}
+
+/** A reporter module (and the JUnit writer it requires) from runners/reporters, to bind under /gagar/support. */
+export function reporterFiles(name: string): PlanFile[] {
+  const read = (file: string) => ({
+    path: file,
+    content: readFileSync(new URL(`./reporters/${file}`, import.meta.url), "utf8"),
+  });
+  return [read(name), read("junit-writer.cjs")];
+}

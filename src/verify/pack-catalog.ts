@@ -1,10 +1,10 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
-import { SandboxError } from "../errors.ts";
+import { ConfigError, SandboxError } from "../errors.ts";
 import { unpackPack } from "./pack-archive.ts";
 import { packDigest } from "./pack-digest.ts";
-import { loadTaskPack, type TaskPack } from "./task-pack.ts";
+import { loadTaskPack, loadTaskPacks, type TaskPack } from "./task-pack.ts";
 
 /**
  * Loaded task packs with their content digests, computed on first use (hashing a large repository
@@ -14,6 +14,19 @@ export class PackCatalog {
   private readonly digests = new Map<string, string>();
 
   constructor(readonly packs: ReadonlyMap<string, TaskPack>) {}
+
+  /** The packs of several folders (each a folder of task folders, or one task); a task id once. */
+  static load(dirs: readonly string[]): PackCatalog {
+    const all = new Map<string, TaskPack>();
+    for (const dir of dirs) {
+      for (const [id, pack] of loadTaskPacks(dir)) {
+        const other = all.get(id);
+        if (other) throw new ConfigError(`task "${id}" is in two task folders: ${other.dir} and ${pack.dir}`);
+        all.set(id, pack);
+      }
+    }
+    return new PackCatalog(all);
+  }
 
   pack(taskId: string): TaskPack | undefined {
     return this.packs.get(taskId);
@@ -42,8 +55,8 @@ export class PackCatalog {
 export interface PackSourceOptions {
   /** Task packs on a path every machine shares (NFS, a baked image): used when their digest matches. */
   shared?: PackCatalog;
-  /** Where fetched packs are kept, one folder per digest, across restarts. */
-  cacheDir: string;
+  /** Where fetched packs are kept, one folder per digest, across restarts (none: shared packs only). */
+  cacheDir?: string;
   /** The archive of a pack by digest (`GET /v1/packs/{digest}` of the service). */
   fetchArchive?: (digest: string) => Promise<Readable>;
 }
@@ -57,7 +70,7 @@ export class PackSource {
   private readonly loading = new Map<string, Promise<TaskPack>>();
 
   constructor(private readonly options: PackSourceOptions) {
-    mkdirSync(options.cacheDir, { recursive: true });
+    if (options.cacheDir) mkdirSync(options.cacheDir, { recursive: true });
   }
 
   get(taskId: string, digest: string): Promise<TaskPack> {
@@ -74,9 +87,9 @@ export class PackSource {
   private async load(taskId: string, digest: string): Promise<TaskPack> {
     const { shared, cacheDir, fetchArchive } = this.options;
     if (shared?.pack(taskId) && shared.digest(taskId) === digest) return shared.pack(taskId)!;
-    const cached = join(cacheDir, digest, taskId);
-    if (existsSync(join(cached, "task.json"))) return loadTaskPack(cached);
-    if (!fetchArchive) {
+    const cached = cacheDir && join(cacheDir, digest, taskId);
+    if (cached && existsSync(join(cached, "task.json"))) return loadTaskPack(cached);
+    if (!fetchArchive || !cacheDir) {
       const why = shared?.pack(taskId)
         ? "the shared task folders hold other content for it"
         : "it is not in the shared task folders";

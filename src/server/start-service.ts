@@ -140,7 +140,10 @@ async function runUnitsHere(o: ServiceOptions, catalog: PackCatalog, units: JobQ
 }
 
 /** What a request may ask for, given this service's configuration. */
-function prepareContext(o: ServiceOptions, catalog: PackCatalog): PrepareContext {
+export function prepareContext(
+  o: Pick<ServiceOptions, "protectedPolicy" | "graderSettings">,
+  catalog: PackCatalog,
+): PrepareContext {
   const build = graderCache(o.graderSettings);
   return {
     catalog,

@@ -43,8 +43,11 @@ interface Running {
 }
 
 const DEFAULT_LOCK_MS = 30_000;
-/** How often `waitFor` looks at the job itself, in case an event was missed (reconnects). */
-const WAIT_POLL_MS = 1000;
+/**
+ * How often `waitFor` looks at the job itself, in case an event was missed (a reconnect, or the job
+ * finishing between the first look and the subscription); events are what wake it normally.
+ */
+const WAIT_POLL_MS = 5000;
 
 /**
  * Jobs in Redis through BullMQ: the queue `gagar serve --queue` fills and `gagar worker` processes

@@ -270,30 +270,33 @@ describe("bad requests get a located 4xx, and nothing is enqueued", () => {
 });
 
 describe("admission", () => {
-  it("queues a request once, answers 202 with its job, and turns away what would pass the bound with 429", async () => {
-    const { app, requests, units } = service({ maxQueued: 12 });
+  it("queues a request and its units once, answers 202, and turns away what would pass the bound with 429", async () => {
+    const { app, requests, units } = service({ maxQueued: 8 });
     const first = await post(app, "/v1/verify", { rollouts: rollouts.slice(0, 6) });
     expect(first.statusCode).toBe(202);
     expect(first.headers.location).toBe(`/v1/jobs/${first.json().jobId}`);
     expect(first.json()).toMatchObject({ kind: "verify", state: "waiting" });
-    // The units only appear once the request job runs; queue them as the job would.
-    for (let i = 0; i < 8; i++) await units.add("verify", {}, { jobId: `u${i}` });
+    expect((await units.counts()).waiting).toBe(6);
 
     const again = await post(app, "/v1/verify", { rollouts: rollouts.slice(0, 6) });
     expect(again.statusCode).toBe(202);
     expect(again.json().jobId).toBe(first.json().jobId);
-    const over = await post(app, "/v1/verify", { rollouts: rollouts.slice(5, 10) });
+    // Two of these patches are queued already; the other three would make 9 > 8.
+    const over = await post(app, "/v1/verify", { rollouts: rollouts.slice(4, 9) });
     expect(over.statusCode).toBe(429);
     expect(Number(over.headers["retry-after"])).toBeGreaterThanOrEqual(1);
     expect(over.json().error).toMatchObject({
       code: "queue-full",
-      message: expect.stringMatching(/bound of 12/),
+      message: expect.stringMatching(/3 more would pass the bound of 8/),
     });
+    const fits = await post(app, "/v1/verify", { rollouts: rollouts.slice(4, 8) });
+    expect(fits.statusCode).toBe(202);
     const huge = await post(app, "/v1/verify", {
-      rollouts: Array.from({ length: 13 }, (_, i) => ({ ...rollouts[0], id: `r${i}`, patch: `p${i}` })),
+      rollouts: Array.from({ length: 9 }, (_, i) => ({ ...rollouts[0], id: `r${i}`, patch: `p${i}` })),
     });
     expect(huge.statusCode).toBe(413);
-    expect((await requests.counts()).waiting).toBe(1);
+    expect((await requests.counts()).waiting).toBe(2);
+    expect((await units.counts()).waiting).toBe(8);
 
     const job = await app.inject({ url: `/v1/jobs/${first.json().jobId}` });
     expect(job.json()).toMatchObject({ jobId: first.json().jobId, state: "waiting" });

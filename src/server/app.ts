@@ -69,6 +69,7 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   });
 
   let inflight = 0;
+  const admit = serial();
   app.addHook("onRequest", async (req, reply) => {
     const path = req.url.split("?")[0]!;
     if (
@@ -127,15 +128,15 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.post("/v1/advantages", async (req) => advantages(deps, parse(AdvantagesRequest, req.body)));
   app.post("/v1/verify", async (req, reply) => {
     const body = parse(VerifyRequest, req.body);
-    return submit(deps, reply, prepareVerify(body, deps.prepare), body.wait);
+    return submit(deps, admit, reply, prepareVerify(body, deps.prepare), body.wait);
   });
   app.post("/v1/grade", async (req, reply) => {
     const body = parse(GradeRequest, req.body);
-    return submit(deps, reply, prepareGrade(body, deps.prepare), body.wait);
+    return submit(deps, admit, reply, prepareGrade(body, deps.prepare), body.wait);
   });
   app.post("/v1/steps", async (req, reply) => {
     const body = parse(StepRequest, req.body);
-    return submit(deps, reply, prepareStep(body, deps.prepare), body.wait);
+    return submit(deps, admit, reply, prepareStep(body, deps.prepare), body.wait);
   });
 
   app.get<{ Params: { id: string } }>("/v1/jobs/:id", async (req) => {
@@ -185,35 +186,51 @@ function advantages(deps: AppDeps, request: AdvantagesRequest) {
 
 /**
  * Admits a job (unless the same job exists: then that one is answered) and answers with it: 200 when
- * it finished within `wait`, 202 with its Location otherwise.
+ * it finished within `wait`, 202 with its Location otherwise. Admission puts the job's units on the
+ * queue itself, one request at a time, so that the bound holds exactly: a request is refused when
+ * the units it would add (those not queued, running or done already) would take the units waiting
+ * or running past `maxQueued`.
  */
-async function submit(deps: AppDeps, reply: FastifyReply, job: PreparedJob, wait: boolean | number) {
+async function submit(
+  deps: AppDeps,
+  admit: Serial,
+  reply: FastifyReply,
+  job: PreparedJob,
+  wait: boolean | number,
+) {
   const { requests, units, limits, metrics } = deps;
-  if (job.units > limits.maxQueued)
+  if (job.units.length > limits.maxQueued)
     throw new HttpError(
       413,
       "too-large",
-      `the request holds ${job.units} units of work, more than this service queues at once (${limits.maxQueued}); split it`,
+      `the request holds ${job.units.length} units of work, more than this service queues at once (${limits.maxQueued}); split it`,
     );
-  const existing = await requests.get(job.id);
-  if (!existing || existing.state === "failed") {
+  await admit(async () => {
+    const existing = await requests.get(job.id);
+    if (existing && existing.state !== "failed") return;
+    const fresh = [];
+    for (const unit of job.units) {
+      const known = await units.get(unit.id);
+      if (!known || known.state === "failed") fresh.push(unit);
+    }
     const c = await units.counts();
     const queued = c.waiting + c.active;
-    if (queued + job.units > limits.maxQueued) {
+    if (queued + fresh.length > limits.maxQueued) {
       metrics.rejectedRequest("queue-full");
       const rate = metrics.unitRate();
-      const excess = queued + job.units - limits.maxQueued;
+      const excess = queued + fresh.length - limits.maxQueued;
       const seconds = rate ? Math.min(300, Math.max(1, Math.ceil(excess / rate))) : 5;
       throw new HttpError(
         429,
         "queue-full",
-        `${queued} units of work queued; this request's ${job.units} would pass the bound of ${limits.maxQueued}`,
+        `${queued} units of work queued; this request's ${fresh.length} more would pass the bound of ${limits.maxQueued}`,
         { "retry-after": String(seconds) },
       );
     }
+    for (const unit of fresh) await units.add(unit.kind, unit.data, { jobId: unit.id });
     if (existing) await requests.retry(job.id);
     else await requests.add(job.kind, job.data, { jobId: job.id, attempts: REQUEST_ATTEMPTS });
-  }
+  });
   const waitMs = wait === true ? DEFAULT_WAIT_SEC * 1000 : wait === false ? 0 : wait * 1000;
   const snapshot = waitMs > 0 ? await requests.waitFor(job.id, waitMs) : await requests.get(job.id);
   if (!snapshot) throw new HttpError(500, "internal", `job ${job.id} vanished right after it was queued`);
@@ -222,6 +239,18 @@ async function submit(deps: AppDeps, reply: FastifyReply, job: PreparedJob, wait
     .code(final ? 200 : 202)
     .header("location", `/v1/jobs/${job.id}`)
     .send(jobView(snapshot));
+}
+
+/** Runs admissions one after another (each reads the queue's depth, then adds to it). */
+type Serial = <T>(fn: () => Promise<T>) => Promise<T>;
+
+function serial(): Serial {
+  let last: Promise<unknown> = Promise.resolve();
+  return (fn) => {
+    const run = last.then(fn);
+    last = run.catch(() => {});
+    return run;
+  };
 }
 
 export function jobView(s: JobSnapshot): JobView {

@@ -3,7 +3,7 @@ import type { GradeRequest, JobKind, StepRequest, VerifyRequest } from "../contr
 import { InputError } from "../errors.ts";
 import type { GradeJobData, VerifyJobData } from "../pipeline/service-jobs.ts";
 import type { StepData } from "../pipeline/service-step.ts";
-import { type VerifyUnit, verifyUnitId } from "../pipeline/work-units.ts";
+import { gradeUnitId, UNIT_KINDS, type VerifyUnit, verifyUnitId } from "../pipeline/work-units.ts";
 import type { PackCatalog } from "../verify/pack-catalog.ts";
 
 /** Where a problem of a request is: the body, and the dotted field in it. */
@@ -18,12 +18,19 @@ export interface PrepareContext {
   checkEstimator(name: string, field: string): void;
 }
 
-/** A validated request as a job: its data, its content-derived id, and how many units it queues. */
+/** A work unit a job will queue: its kind, content id and data. */
+export interface UnitJob {
+  kind: string;
+  id: string;
+  data: unknown;
+}
+
+/** A validated request as a job: its data, its content-derived id, and the units it queues first. */
 export interface PreparedJob {
   kind: JobKind;
   id: string;
   data: VerifyJobData | GradeJobData | StepData;
-  units: number;
+  units: UnitJob[];
 }
 
 /**
@@ -45,7 +52,7 @@ export function prepareVerify(request: VerifyRequest, ctx: PrepareContext): Prep
       protectedPolicy: ctx.protectedPolicy,
     }),
   }));
-  return job("verify", { units: units.list, rollouts }, units.list.length);
+  return job("verify", { units: units.list, rollouts }, units.jobs());
 }
 
 export function prepareGrade(request: GradeRequest, ctx: PrepareContext): PreparedJob {
@@ -64,7 +71,11 @@ export function prepareGrade(request: GradeRequest, ctx: PrepareContext): Prepar
       options: request.options,
     };
   });
-  return job("grade", { units }, units.length);
+  return job(
+    "grade",
+    { units },
+    units.map((u) => ({ kind: UNIT_KINDS.grade, id: gradeUnitId(u), data: u })),
+  );
 }
 
 export function prepareStep(request: StepRequest, ctx: PrepareContext): PreparedJob {
@@ -99,7 +110,8 @@ export function prepareStep(request: StepRequest, ctx: PrepareContext): Prepared
     graderOptions: request.graderOptions,
     options: request.options,
   };
-  return job("step", data, units.list.length);
+  // Grading units of a step are known only after its verification; the verifications are queued first.
+  return job("step", data, units.jobs());
 }
 
 function digestOf(ctx: PrepareContext, taskId: string, field: string): string {
@@ -109,7 +121,7 @@ function digestOf(ctx: PrepareContext, taskId: string, field: string): string {
   return digest;
 }
 
-function job(kind: JobKind, data: PreparedJob["data"], units: number): PreparedJob {
+function job(kind: JobKind, data: PreparedJob["data"], units: UnitJob[]): PreparedJob {
   const digest = createHash("sha256").update(kind).update(JSON.stringify(data)).digest("hex");
   return { kind, id: `${kind}-${digest.slice(0, 40)}`, data, units };
 }
@@ -118,6 +130,10 @@ function job(kind: JobKind, data: PreparedJob["data"], units: number): PreparedJ
 class UnitTable {
   readonly list: VerifyUnit[] = [];
   private readonly index = new Map<string, number>();
+
+  jobs(): UnitJob[] {
+    return this.list.map((u) => ({ kind: UNIT_KINDS.verify, id: verifyUnitId(u), data: u }));
+  }
 
   add(unit: VerifyUnit): number {
     const id = verifyUnitId(unit);

@@ -9,6 +9,7 @@ const suites: [string, () => Promise<{ run: () => Promise<void> }>][] = [
   ["grader-tokens", () => import("./grader-tokens.bench.ts")],
   ["sandbox", () => import("./sandbox.bench.ts")],
   ["verify", () => import("./verify.bench.ts")],
+  ["service", () => import("./service.bench.ts")],
 ];
 
 const only = process.argv.slice(2);

@@ -234,6 +234,9 @@ describe("gagar serve --queue with two gagar worker processes", () => {
         waiting: 0,
         active: 0,
       });
+      // SIGTERM: a worker with nothing running stops at once and cleanly.
+      expect(await fetching.stop("SIGTERM")).toEqual({ code: 0, signal: null });
+      expect(fetching.lines.at(-1)).toMatch(/stopped$/);
     } finally {
       await units.close();
       await requests.close();

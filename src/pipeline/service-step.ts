@@ -9,7 +9,7 @@ import { computeStepMetrics } from "../metrics/step-metrics.ts";
 import { isInformative } from "../sampling/informative.ts";
 import { patchSha256 } from "../store/patch-sha.ts";
 import type { RunStore } from "../store/run-store.ts";
-import { changedLines } from "./patch-lines.ts";
+import { advantageFacts, candidateFacts } from "./step-facts.ts";
 import { stampVerdict, VerifyUnit } from "./work-units.ts";
 
 /**
@@ -102,27 +102,11 @@ export function assembleStep(
   const advantageMs = performance.now() - advantageStarted;
   const kept = groups.filter((g) => g.kept);
   const metrics = computeStepMetrics({
-    candidates: groups.flatMap((g) =>
-      g.group.candidates.map((c) => ({
-        groupKept: g.kept,
-        passed: c.passed,
-        tokens: c.trajectory?.tokens,
-        turns: c.trajectory?.turns,
-        patchLines: changedLines(c.patch),
-      })),
-    ),
+    candidates: candidateFacts(groups),
     groupsGenerated: groups.length,
     groupsKept: kept.length,
     rounds: 1,
-    advantages: groups.flatMap((g, i) =>
-      g.kept
-        ? computed[i]!.rows.map((row, j) => ({
-            row,
-            passed: g.group.candidates[j]!.passed,
-            tokens: g.group.candidates[j]!.trajectory?.tokens ?? 0,
-          }))
-        : [],
-    ),
+    advantages: groups.flatMap((g, i) => (g.kept ? advantageFacts(g.group, computed[i]!.rows) : [])),
     verifications: facts.verifications,
     graderCalls: rankings.size,
     graderFallbacks: [...rankings.values()].filter((r) => r.grader.fallback).length,

@@ -57,7 +57,13 @@ const REQUEST_ATTEMPTS = 2;
  */
 export function buildApp(deps: AppDeps): FastifyInstance {
   const { requests, units, metrics, limits } = deps;
-  const app = Fastify({ bodyLimit: limits.bodyLimitBytes, logger: false, return503OnClosing: true });
+  // On close, open connections are cut: a client waiting on a job retries, and the same request is the same job.
+  const app = Fastify({
+    bodyLimit: limits.bodyLimitBytes,
+    logger: false,
+    return503OnClosing: true,
+    forceCloseConnections: true,
+  });
 
   app.removeAllContentTypeParsers();
   app.addContentTypeParser("application/json", { parseAs: "string" }, (_req, body, done) => {

@@ -67,6 +67,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
       `serving on ${o.host} (not loopback) needs a bearer token: pass --token-env VAR or set GAGAR_TOKEN`,
     );
   const catalog = PackCatalog.load(o.tasks);
+  // Opened so far, closed in reverse if starting fails half-way.
   const opened: Array<{ close(): unknown }> = [];
   try {
     const store = openStore(o.storeFile);
@@ -92,6 +93,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
       { concurrency: REQUEST_CONCURRENCY },
     );
     const sessions = o.queueUrl ? undefined : await runUnitsHere(o, catalog, units);
+    if (sessions) opened.push(sessions);
     const app = buildApp({
       version: o.version,
       token: o.token,
@@ -102,7 +104,15 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
       prepare: prepareContext(o, catalog),
       log: o.log,
     });
-    await app.listen({ host: o.host, port: o.port });
+    opened.push(app);
+    try {
+      await app.listen({ host: o.host, port: o.port });
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL")
+        throw new ConfigError(`cannot listen on ${o.host}:${o.port}: ${(e as Error).message}`);
+      throw e;
+    }
     const { port } = app.server.address() as AddressInfo;
     const host = o.host.includes(":") ? `[${o.host}]` : o.host;
     return {

@@ -191,12 +191,22 @@ function patchOf(file: string): string {
 }
 
 /** Pids of processes owned by the sandbox's uid range (61000–61063 by default). */
+/**
+ * Processes of sandbox uids that no run holds. The uid pool is host-wide: other gagar processes
+ * (other test files, other checkouts) may be verifying right now under leased uids; a process this
+ * suite left behind runs under a uid whose lease (an abstract socket, see uid-pool.ts) is gone.
+ */
 function sandboxProcesses(): number[] {
+  const leased = new Set(
+    [...readFileSync("/proc/net/unix", "utf8").matchAll(/@gagar-sandbox-uid-(\d+)/g)].map((m) =>
+      Number(m[1]),
+    ),
+  );
   const pids: number[] = [];
   for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {
     try {
       const uid = Number(/^Uid:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
-      if (uid >= 61000 && uid < 61064) pids.push(Number(pid));
+      if (uid >= 61000 && uid < 61064 && !leased.has(uid)) pids.push(Number(pid));
     } catch {
       // gone
     }

@@ -18,22 +18,22 @@ import { type GagarProcess, startGagar, startServe } from "./support/gagar-proce
  * and restarted while jobs are queued. Every job must complete with the verdicts `gagar verify`
  * gives, and every (task, patch) must have been verified to completion exactly once.
  *
- * By default two tasks of the example pack (20 patches) keep the run short; GAGAR_SERVICE_TEST_TASKS=all
- * uses all six (60 patches).
+ * By default five rollouts of each of two tasks (a Python and a JavaScript one, passes and failures:
+ * 10 patches) keep the run short; GAGAR_SERVICE_TEST_TASKS=all uses all 60 of the example pack.
  */
 const ROOT = resolve(import.meta.dirname, "..");
 const TASKS = join(ROOT, "examples/tasks");
-const CHOSEN =
-  process.env.GAGAR_SERVICE_TEST_TASKS === "all"
-    ? [
-        "daterange-month-rollover",
-        "globmatch-doublestar",
-        "moneyfmt-minor-units",
-        "semver-prerelease-order",
-        "slugify-diacritics",
-        "tinyini-delimiter",
-      ]
-    : ["tinyini-delimiter", "semver-prerelease-order"];
+const ALL = process.env.GAGAR_SERVICE_TEST_TASKS === "all";
+const CHOSEN = ALL
+  ? [
+      "daterange-month-rollover",
+      "globmatch-doublestar",
+      "moneyfmt-minor-units",
+      "semver-prerelease-order",
+      "slugify-diacritics",
+      "tinyini-delimiter",
+    ]
+  : ["tinyini-delimiter", "semver-prerelease-order"];
 const JOBS = 200;
 const TOKEN = "e2e-token-4d1c";
 const LOCK = ["--lock-sec", "3"];
@@ -80,6 +80,7 @@ describe("gagar serve --queue with two gagar worker processes", () => {
       readFileSync(join(ROOT, "examples/rollouts", `${task}.jsonl`), "utf8")
         .trim()
         .split("\n")
+        .slice(...(ALL ? [0] : [3, 8]))
         .map((l) => {
           const { id, taskId, patch } = JSON.parse(l);
           return { id, taskId, patch };
@@ -191,11 +192,11 @@ describe("gagar serve --queue with two gagar worker processes", () => {
       const jobIds = accepted.map((a) => a.body.jobId as string);
       expect(new Set(jobIds).size).toBe(JOBS);
 
-      // SIGKILL a worker in the middle of a verification, and start another in its place.
-      const started = await shared.waitForLine(/verifying .* \(attempt 1\)/);
+      // SIGKILL a worker in the middle of a verification: the other one takes its job once its lock expires.
+      // (the next verification it starts from now on: it is killed within milliseconds of starting it)
+      const started = await shared.waitForLine(/verifying .* \(attempt 1\)/, 60_000, shared.lines.length);
       const killedUnit = /verifying (\S+ patch \w+)/.exec(started)![1]!;
       await shared.stop("SIGKILL");
-      const replacement = worker("replacement", ["--tasks", TASKS]);
       // SIGKILL the service while jobs are queued, and start it again on the same port.
       expect((await units.counts()).completed).toBeLessThan(rollouts.length);
       await serve.stop("SIGKILL");
@@ -216,18 +217,13 @@ describe("gagar serve --queue with two gagar worker processes", () => {
       });
 
       // Each (task, patch) verified to completion once, the killed one included (by another worker).
-      const finished = [shared, fetching, replacement].flatMap((w) =>
+      const finished = [shared, fetching].flatMap((w) =>
         w.lines.flatMap((l) => /verified (\S+ patch \w+):/.exec(l)?.[1] ?? []),
       );
       expect(finished.length).toBe(rollouts.length);
       expect(new Set(finished).size).toBe(rollouts.length);
       expect(shared.lines.some((l) => l.includes(`verified ${killedUnit}:`))).toBe(false);
-      expect(
-        [fetching, replacement].some((w) =>
-          w.lines.some((l) => l.includes(`verifying ${killedUnit} (attempt 2)`)),
-        ),
-      ).toBe(true);
-      expect(fetching.lines.some((l) => /verified /.test(l))).toBe(true);
+      expect(fetching.lines.some((l) => l.includes(`verifying ${killedUnit} (attempt 2)`))).toBe(true);
       expect(await units.counts()).toMatchObject({
         completed: rollouts.length,
         failed: 0,

@@ -9,8 +9,8 @@ export interface GagarProcess {
   pid: number;
   /** Every stderr line so far. */
   lines: string[];
-  /** Resolves with the first line (past or future) matching `pattern`. */
-  waitForLine(pattern: RegExp, timeoutMs?: number): Promise<string>;
+  /** Resolves with the first line matching `pattern`, among the lines from index `from` on (default all). */
+  waitForLine(pattern: RegExp, timeoutMs?: number, from?: number): Promise<string>;
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Sends `signal` (by pid) and waits for the process to end. */
   stop(signal?: NodeJS.Signals): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
@@ -43,10 +43,10 @@ export function startGagar(args: string[], env: Record<string, string> = {}): Ga
     pid: child.pid!,
     lines,
     exited,
-    waitForLine(pattern, timeoutMs = 60_000) {
+    waitForLine(pattern, timeoutMs = 60_000, from = 0) {
       return new Promise((resolveLine, reject) => {
         const check = () => {
-          const line = lines.find((l) => pattern.test(l));
+          const line = lines.slice(from).find((l) => pattern.test(l));
           if (line !== undefined) {
             finish();
             resolveLine(line);

@@ -14,7 +14,15 @@ import {
   stepGroups,
 } from "./service-step.ts";
 import { runUnits } from "./unit-waits.ts";
-import { GradeUnit, gradeUnitId, stampVerdict, UNIT_KINDS, VerifyUnit, verifyUnitId } from "./work-units.ts";
+import {
+  GradeUnit,
+  gradeUnitId,
+  stampVerdict,
+  UNIT_KINDS,
+  UnitIndex,
+  VerifyUnit,
+  verifyUnitId,
+} from "./work-units.ts";
 
 /**
  * The jobs the HTTP service accepts (`/v1/verify`, `/v1/grade`, `/v1/steps`), as the service stored
@@ -24,12 +32,10 @@ import { GradeUnit, gradeUnitId, stampVerdict, UNIT_KINDS, VerifyUnit, verifyUni
  * state of its own: run again (after the service restarted), it finds its units where they are.
  */
 
-const Index = z.number().int().nonnegative();
-
 export const VerifyJobData = z.strictObject({
   units: z.array(VerifyUnit),
   rollouts: z.array(
-    z.strictObject({ id: z.string(), taskId: z.string(), groupId: z.string().optional(), unit: Index }),
+    z.strictObject({ id: z.string(), taskId: z.string(), groupId: z.string().optional(), unit: UnitIndex }),
   ),
 });
 export type VerifyJobData = z.output<typeof VerifyJobData>;
@@ -44,7 +50,6 @@ export interface ServiceJobDeps {
   runId: string;
   /** The step index the next finished step gets in the service's run. */
   nextStepIdx(): number;
-  onStep?: (result: StepResult) => void;
   /** Told about each unit this process saw finish for the first time (metrics). */
   observe?: UnitObserver;
 }
@@ -135,7 +140,6 @@ async function stepJob(deps: ServiceJobDeps, job: JobContext, data: StepData): P
     },
   });
   recordStep(deps.store, deps.runId, deps.nextStepIdx(), groups, step);
-  deps.onStep?.(step);
   return step;
 }
 

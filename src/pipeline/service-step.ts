@@ -10,7 +10,7 @@ import { isInformative } from "../sampling/informative.ts";
 import { patchSha256 } from "../store/patch-sha.ts";
 import type { RunStore } from "../store/run-store.ts";
 import { advantageFacts, candidateFacts } from "./step-facts.ts";
-import { stampVerdict, VerifyUnit } from "./work-units.ts";
+import { stampVerdict, UnitIndex, VerifyUnit } from "./work-units.ts";
 
 /**
  * One RL step for a trainer that ran its own rollouts (`/v1/steps`): its groups are verified, the
@@ -18,8 +18,6 @@ import { stampVerdict, VerifyUnit } from "./work-units.ts";
  * and every group gets its advantages — the stages of `gagar run` after rollout, minus task choice
  * (the trainer chose the tasks).
  */
-
-const Index = z.number().int().nonnegative();
 
 /** A step request as the service stores it: patches are in `units`, candidates point into them. */
 export const StepJobData = z.strictObject({
@@ -29,7 +27,9 @@ export const StepJobData = z.strictObject({
       id: z.string(),
       task: z.strictObject({ id: z.string(), statement: z.string(), language: z.string() }),
       digest: z.string(),
-      candidates: z.array(z.strictObject({ id: z.string(), unit: Index, trajectory: Trajectory.optional() })),
+      candidates: z.array(
+        z.strictObject({ id: z.string(), unit: UnitIndex, trajectory: Trajectory.optional() }),
+      ),
     }),
   ),
   grader: z.string(),

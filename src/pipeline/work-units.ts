@@ -29,6 +29,9 @@ export const VerifyUnit = z.strictObject({
 });
 export type VerifyUnit = z.output<typeof VerifyUnit>;
 
+/** Where a request's record points into its list of units. */
+export const UnitIndex = z.number().int().nonnegative();
+
 export const GradeUnit = z.strictObject({
   /** The group without `task.workspace`: the worker sets it from the task pack when there is one. */
   group: Group,

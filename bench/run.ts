@@ -10,6 +10,7 @@ const suites: [string, () => Promise<{ run: () => Promise<void> }>][] = [
   ["sandbox", () => import("./sandbox.bench.ts")],
   ["verify", () => import("./verify.bench.ts")],
   ["environment", () => import("./environment.bench.ts")],
+  ["service", () => import("./service.bench.ts")],
 ];
 
 const only = process.argv.slice(2);

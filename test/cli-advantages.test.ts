@@ -42,6 +42,23 @@ describe("gagar advantages", () => {
     expect(run.stderr).not.toMatch(/GAGAR\s+weight/);
   });
 
+  it("takes a trainer's own rankings as just {groupId, ranking}, with the same numbers", () => {
+    const dir = scratch();
+    const bare = join(dir, "bare.jsonl");
+    const lines = readFileSync(RANKINGS, "utf8").trim().split("\n");
+    writeFileSync(
+      bare,
+      lines
+        .map((l) => JSON.stringify({ groupId: JSON.parse(l).groupId, ranking: JSON.parse(l).ranking }))
+        .join("\n"),
+    );
+    const full = gagar("advantages", GROUPS, "--rankings", RANKINGS, "--quiet");
+    const own = gagar("advantages", GROUPS, "--rankings", bare, "--quiet");
+    expect(own.stderr).not.toMatch(/warning|error/);
+    expect(own.code).toBe(0);
+    expect(own.stdout).toBe(full.stdout);
+  });
+
   const bad: [string, () => string[], RegExp][] = [
     [
       "malformed JSON",

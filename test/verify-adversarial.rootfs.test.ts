@@ -17,7 +17,7 @@ adversarialSuite({
   name: "Debian trixie rootfs, mocha",
   disabled: NETWORK_SKIP,
   environmentCache: join(tmpdir(), "gagar-test-rootfs", "environments"),
-  uidRange: { base: 61200, size: 64 },
+  uidRange: { base: 61340, size: 32 },
   before: async () => {
     rootfs = await debianRootfs();
   },

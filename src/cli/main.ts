@@ -1,18 +1,21 @@
 import { Command, CommanderError } from "commander";
 import { GagarError, isUserError } from "../errors.ts";
+import { GAGAR_VERSION } from "../version.ts";
 import { registerAdvantages } from "./commands/advantages.ts";
 import { registerDoctor } from "./commands/doctor.ts";
 import { registerGrade } from "./commands/grade.ts";
 import { registerGrader } from "./commands/grader.ts";
 import { registerRun } from "./commands/run.ts";
+import { registerServe } from "./commands/serve.ts";
 import { registerTasks } from "./commands/tasks.ts";
 import { registerVerify } from "./commands/verify.ts";
+import { registerWorker } from "./commands/worker.ts";
 
 /** Builds the `gagar` program; each command lives in its own module under commands/. */
 export function buildProgram(): Command {
   const program = new Command("gagar")
     .description("Groupwise Agentic Grading and Advantage Redistribution for code-agent RL")
-    .version("0.1.0")
+    .version(GAGAR_VERSION)
     .showHelpAfterError("(run with --help for usage)")
     .exitOverride();
   registerAdvantages(program);
@@ -21,6 +24,8 @@ export function buildProgram(): Command {
   registerGrade(program);
   registerGrader(program);
   registerRun(program);
+  registerServe(program);
+  registerWorker(program);
   registerDoctor(program);
   return program;
 }

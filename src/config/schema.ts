@@ -32,6 +32,19 @@ const PolicySource = z.strictObject({
   logprobs: z.boolean().default(DEFAULTS.policy.logprobs),
 });
 
+/** Estimator and GAGAR redistribution settings (the config's `advantage`, the service's `options`). */
+export const AdvantageSettings = z.strictObject({
+  estimator: z.string().min(1).default(DEFAULTS.advantage.estimator),
+  scheme: z.enum(["linear", "bottom", "none"]).default(DEFAULTS.advantage.scheme),
+  lambda: z
+    .number()
+    .min(0)
+    .lt(1, "λ must be below 1 so a pass never drops below a fail")
+    .default(DEFAULTS.advantage.lambda),
+  preserve: z.enum(["sequence", "token"]).default(DEFAULTS.advantage.preserve),
+  veto: z.enum(["none", "critical"]).default(DEFAULTS.advantage.veto),
+});
+
 /** `gagar.config.json`: strict (unknown keys are errors), every default from defaults.ts. */
 export const Config = z.strictObject({
   tasks: z.string().min(1).default(DEFAULTS.tasks),
@@ -50,19 +63,7 @@ export const Config = z.strictObject({
   grader: z.string().min(1).default(DEFAULTS.grader),
   /** Options of the chosen grader (e.g. the agent grader's baseUrl and model); it validates them. */
   graderOptions: z.record(z.string(), z.unknown()).default({}),
-  advantage: z
-    .strictObject({
-      estimator: z.string().min(1).default(DEFAULTS.advantage.estimator),
-      scheme: z.enum(["linear", "bottom", "none"]).default(DEFAULTS.advantage.scheme),
-      lambda: z
-        .number()
-        .min(0)
-        .lt(1, "λ must be below 1 so a pass never drops below a fail")
-        .default(DEFAULTS.advantage.lambda),
-      preserve: z.enum(["sequence", "token"]).default(DEFAULTS.advantage.preserve),
-      veto: z.enum(["none", "critical"]).default(DEFAULTS.advantage.veto),
-    })
-    .default({ ...DEFAULTS.advantage }),
+  advantage: AdvantageSettings.default({ ...DEFAULTS.advantage }),
   sampling: z
     .strictObject({
       maxRounds: z.number().int().min(1).default(DEFAULTS.sampling.maxRounds),

@@ -16,7 +16,7 @@ import {
 import { seededRandom } from "../sampling/random.ts";
 import type { StoredCandidate, StoredGroup } from "../store/groups.ts";
 import type { RunStore } from "../store/run-store.ts";
-import { changedLines } from "./patch-lines.ts";
+import { advantageFacts, candidateFacts } from "./step-facts.ts";
 
 /** What a step needs to know about a task of the pack. */
 export interface StepTask {
@@ -192,25 +192,11 @@ export async function runStep(services: StepServices, settings: StepSettings): P
   );
 
   const metrics = computeStepMetrics({
-    candidates: groups.flatMap((g) =>
-      g.group.candidates.map((c) => ({
-        groupKept: g.kept,
-        passed: c.passed,
-        tokens: c.trajectory?.tokens,
-        turns: c.trajectory?.turns,
-        patchLines: changedLines(c.patch),
-      })),
-    ),
+    candidates: candidateFacts(groups),
     groupsGenerated: groups.length,
     groupsKept: kept.length,
     rounds: sampled.rounds,
-    advantages: kept.flatMap((g) =>
-      g.advantages!.rows.map((row, i) => ({
-        row,
-        passed: g.group.candidates[i]!.passed,
-        tokens: g.group.candidates[i]!.trajectory?.tokens ?? 0,
-      })),
-    ),
+    advantages: kept.flatMap((g) => advantageFacts(g.group, g.advantages!.rows)),
     verifications,
     graderCalls,
     graderFallbacks,

@@ -1,17 +1,13 @@
-import type { Database } from "better-sqlite3";
 import type { AdvantageRow } from "../contracts/advantage-row.ts";
 import type { Ranking } from "../contracts/ranking.ts";
 import type { Verdict } from "../contracts/verdict.ts";
-import { Advantages } from "./advantages.ts";
-import { type CandidateInput, type GroupInput, Groups, type StoredGroup } from "./groups.ts";
-import { type OpenDatabaseOptions, openDatabase } from "./open-database.ts";
-import { Rankings } from "./rankings.ts";
-import { type RunRecord, Runs, type StepMetrics, type StepRecord } from "./runs.ts";
-import type { StoreContext } from "./store-context.ts";
-import { type TaskOutcome, type TaskStats, TaskStatsTable } from "./task-stats.ts";
-import { Verdicts } from "./verdicts.ts";
+import type { CandidateInput, GroupInput, StoredGroup } from "./groups.ts";
+import type { RunRecord, StepMetrics, StepRecord } from "./runs.ts";
+import { openSqliteStore, type SqliteStoreOptions } from "./sqlite-run-store.ts";
+import type { TaskOutcome, TaskStats } from "./task-stats.ts";
 
-export interface StoreOptions extends Pick<OpenDatabaseOptions, "readonly" | "busyTimeoutMs"> {
+/** What every store implementation accepts. */
+export interface StoreOptions {
   /** Clock for every timestamp the store writes; injectable so records are deterministic in tests. */
   now?: () => Date;
   /** Run id generator; defaults to `run-<UTC timestamp>-<4 hex>`. */
@@ -19,139 +15,77 @@ export interface StoreOptions extends Pick<OpenDatabaseOptions, "readonly" | "bu
 }
 
 /**
- * Opens the run store at `path` (created and migrated if needed; ":memory:" for a throwaway one).
- * Fails with an InputError naming the file if it is not a gagar store or is from a newer gagar.
+ * Everything an RL step records: runs with their resolved config, steps and their metrics, groups
+ * and candidates, content-keyed verdicts, rankings, advantages, and the per-task pass history that
+ * task selection learns from. The CLI pipeline, the HTTP service and reports use only this
+ * interface; `contract.test-suite.ts` states its behaviour and runs against every implementation.
+ *
+ * Every multi-row write is atomic, so a killed step leaves whole records and resumes from them:
+ * - `beginStep` returns a step that is still running instead of starting over;
+ * - `getStepGroups` gives the groups already generated, with `kept` null until filtered;
+ * - `findVerdict`/`findRanking` return work already done, keyed by content and grader; saving
+ *   either a second time keeps the first (results are stored once).
+ *
+ * Synchronous: calls are short and a step's slow work (sandboxes, models) is elsewhere.
+ * Misuse by the pipeline (a group saved twice, advantages that miss a candidate, finishing a step
+ * twice) throws InvariantError; a damaged record read back throws InputError naming the store.
  */
-export function openStore(path: string, options: StoreOptions = {}): RunStore {
-  const db = openDatabase(path, options);
-  return new RunStore({ db, file: path, now: options.now ?? (() => new Date()) }, options.newRunId);
+export interface RunStore {
+  /** Where the store lives, for messages (a file path, ":memory:"). */
+  readonly file: string;
+
+  /** Records a new run with its resolved config (a JSON object); returns the run id. */
+  createRun(config: object): string;
+  getRun(id: string): RunRecord | undefined;
+  /** The most recently created run (ties broken by creation order). */
+  latestRun(): RunRecord | undefined;
+
+  /** Starts step `idx`, or returns it if it is still running (a killed step resumes). */
+  beginStep(runId: string, idx: number): StepRecord;
+  /** Marks a running step done with its metrics (a JSON object). */
+  finishStep(stepId: number, metrics: object): StepRecord;
+  getStep(runId: string, idx: number): StepRecord | undefined;
+  /** Metrics of the run's finished steps, by index. */
+  stepMetrics(runId: string): StepMetrics[];
+
+  /** Saves a generated group with its candidates; a group id is never reused. */
+  saveGroup(stepId: number, group: GroupInput, candidates: readonly CandidateInput[]): StoredGroup;
+  /** The step's groups in the order they were saved, candidates in the order given. */
+  getStepGroups(stepId: number): StoredGroup[];
+  /** Records the dynamic-sampling decision; a kept group has no drop reason. */
+  markGroup(groupId: string, kept: boolean, dropReason?: string): void;
+
+  findVerdict(taskId: string, patchSha: string): Verdict | undefined;
+  /** Stores the verdict for (task, patch) unless one exists; returns whether it was new. */
+  saveVerdict(taskId: string, patchSha: string, verdict: Verdict): boolean;
+  countVerdicts(): number;
+
+  findRanking(groupId: string, graderKey: string): Ranking | undefined;
+  /** Stores the grader's ranking of a group unless one exists; returns whether it was new. */
+  saveRanking(groupId: string, graderKey: string, ranking: Ranking): boolean;
+
+  /** Replaces the advantages of the groups present in `rows` (idempotent). */
+  saveAdvantages(stepId: number, rows: readonly AdvantageRow[]): void;
+  /** The step's rows, ordered like `getStepGroups`. */
+  stepAdvantages(stepId: number): AdvantageRow[];
+
+  /** Adds one group's outcome to the task's history (not idempotent: pair it with markGroup). */
+  recordTaskOutcome(taskId: string, outcome: TaskOutcome, stepIdx: number): void;
+  taskStats(): Map<string, TaskStats>;
+
+  /**
+   * Runs `fn` atomically (nested calls nest): its writes land if it returns, none of them if it
+   * throws. For writes that must land together, like `markGroup` + `recordTaskOutcome`.
+   */
+  transaction<T>(fn: () => T): T;
+  close(): void;
 }
 
 /**
- * Everything an RL step records, in one SQLite file: runs with their resolved config, steps and
- * their metrics, groups and candidates, content-keyed verdicts, rankings, advantages, and the
- * per-task pass history that task selection learns from. Every multi-row write is one transaction,
- * so a killed step leaves whole records and resumes from them:
- *
- * - `beginStep` returns a step that is still running instead of starting over;
- * - `getStepGroups` gives the groups already generated, with `kept` null until filtered;
- * - `findVerdict`/`findRanking` return work already done, keyed by content and grader.
- *
- * Synchronous (better-sqlite3): calls are short and the pipeline's slow work is elsewhere.
+ * Opens the run store at `path`: an SQLite file (created and migrated if needed; ":memory:" for a
+ * throwaway one), today's only implementation. Fails with an InputError naming the file if it is
+ * not a gagar store or is from a newer gagar.
  */
-export class RunStore {
-  readonly file: string;
-  private readonly db: Database;
-  private readonly runs: Runs;
-  private readonly groups: Groups;
-  private readonly verdicts: Verdicts;
-  private readonly rankings: Rankings;
-  private readonly advantages: Advantages;
-  private readonly tasks: TaskStatsTable;
-
-  constructor(ctx: StoreContext, newRunId?: (now: Date) => string) {
-    this.file = ctx.file;
-    this.db = ctx.db;
-    this.runs = new Runs(ctx, newRunId);
-    this.groups = new Groups(ctx);
-    this.verdicts = new Verdicts(ctx);
-    this.rankings = new Rankings(ctx);
-    this.advantages = new Advantages(ctx);
-    this.tasks = new TaskStatsTable(ctx);
-  }
-
-  /** Records a new run with its resolved config; returns the run id. */
-  createRun(config: object): string {
-    return this.runs.create(config);
-  }
-
-  getRun(id: string): RunRecord | undefined {
-    return this.runs.get(id);
-  }
-
-  latestRun(): RunRecord | undefined {
-    return this.runs.latest();
-  }
-
-  /** Starts step `idx`, or returns it if it is still running (a killed step resumes). */
-  beginStep(runId: string, idx: number): StepRecord {
-    return this.runs.beginStep(runId, idx);
-  }
-
-  finishStep(stepId: number, metrics: object): StepRecord {
-    return this.runs.finishStep(stepId, metrics);
-  }
-
-  getStep(runId: string, idx: number): StepRecord | undefined {
-    return this.runs.getStep(runId, idx);
-  }
-
-  /** Metrics of the run's finished steps, by index. */
-  stepMetrics(runId: string): StepMetrics[] {
-    return this.runs.metrics(runId);
-  }
-
-  saveGroup(stepId: number, group: GroupInput, candidates: readonly CandidateInput[]): StoredGroup {
-    return this.groups.save(stepId, group, candidates);
-  }
-
-  getStepGroups(stepId: number): StoredGroup[] {
-    return this.groups.forStep(stepId);
-  }
-
-  markGroup(groupId: string, kept: boolean, dropReason?: string): void {
-    this.groups.mark(groupId, kept, dropReason);
-  }
-
-  findVerdict(taskId: string, patchSha: string): Verdict | undefined {
-    return this.verdicts.find(taskId, patchSha);
-  }
-
-  /** Stores the verdict for (task, patch) unless one exists; returns whether it was new. */
-  saveVerdict(taskId: string, patchSha: string, verdict: Verdict): boolean {
-    return this.verdicts.save(taskId, patchSha, verdict);
-  }
-
-  countVerdicts(): number {
-    return this.verdicts.size();
-  }
-
-  findRanking(groupId: string, graderKey: string): Ranking | undefined {
-    return this.rankings.find(groupId, graderKey);
-  }
-
-  /** Stores the grader's ranking of a group unless one exists; returns whether it was new. */
-  saveRanking(groupId: string, graderKey: string, ranking: Ranking): boolean {
-    return this.rankings.save(groupId, graderKey, ranking);
-  }
-
-  /** Replaces the advantages of the groups present in `rows` (idempotent). */
-  saveAdvantages(stepId: number, rows: readonly AdvantageRow[]): void {
-    this.advantages.save(stepId, rows);
-  }
-
-  stepAdvantages(stepId: number): AdvantageRow[] {
-    return this.advantages.forStep(stepId);
-  }
-
-  /** Adds one group's outcome to the task's history (not idempotent: see TaskStatsTable). */
-  recordTaskOutcome(taskId: string, outcome: TaskOutcome, stepIdx: number): void {
-    this.tasks.record(taskId, outcome, stepIdx);
-  }
-
-  taskStats(): Map<string, TaskStats> {
-    return this.tasks.all();
-  }
-
-  /**
-   * Runs `fn` in one transaction (nested calls become savepoints): commits if it returns, rolls
-   * back if it throws. For writes that must land together, like `markGroup` + `recordTaskOutcome`.
-   */
-  transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
-  }
-
-  close(): void {
-    this.db.close();
-  }
+export function openStore(path: string, options: SqliteStoreOptions = {}): RunStore {
+  return openSqliteStore(path, options);
 }

@@ -220,7 +220,7 @@ export function adversarialSuite(variant: AdversarialVariant = {}): void {
           .replaceAll("@@PACKDIR@@", join(scratch, PY));
       }
 
-      /** Pids of processes owned by the sandbox's uid range (61000–61063 by default). */
+      /** Pids of processes owned by the sandbox's uid range (the variant's uid range). */
       function sandboxProcesses(): number[] {
         const pids: number[] = [];
         for (const pid of readdirSync("/proc").filter((p) => /^\d+$/.test(p))) {

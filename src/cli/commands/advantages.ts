@@ -7,7 +7,7 @@ import {
 } from "../../advantage/group-advantages.ts";
 import type { Group } from "../../contracts/group.ts";
 import { Group as GroupSchema } from "../../contracts/group.ts";
-import { Ranking } from "../../contracts/ranking.ts";
+import { type Ranking, RankingInput } from "../../contracts/ranking.ts";
 import { InputError } from "../../errors.ts";
 import { writeAtomically } from "../../io/atomic-output.ts";
 import { readJsonl, readJsonlAll, toJsonlLine } from "../../io/jsonl.ts";
@@ -33,7 +33,10 @@ export function registerAdvantages(program: Command): void {
     .command("advantages")
     .description("compute GRPO-family advantages with GAGAR redistribution for groups (JSONL)")
     .argument("<groups>", "groups JSONL (schemaVersion 1), e.g. from `gagar verify --groups-out`")
-    .option("--rankings <file>", "rankings JSONL from `gagar grade`; without it no credit is redistributed")
+    .option(
+      "--rankings <file>",
+      "rankings JSONL from `gagar grade`, or your own grader's {groupId, ranking}; without it no credit is redistributed",
+    )
     .option("--estimator <name>", `base estimator: ${estimatorNames().join(" | ")}`, "grpo")
     .addOption(
       new Option("--scheme <scheme>", "redistribution scheme")
@@ -91,7 +94,7 @@ interface RankingEntry {
 
 async function loadRankings(file: string): Promise<Map<string, RankingEntry>> {
   const byGroup = new Map<string, RankingEntry>();
-  for (const { value, line } of await readJsonlAll(file, Ranking)) {
+  for (const { value, line } of await readJsonlAll(file, RankingInput)) {
     if (byGroup.has(value.groupId)) {
       throw new InputError({ file, line, field: "groupId" }, `second ranking for group "${value.groupId}"`);
     }

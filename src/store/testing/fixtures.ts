@@ -3,7 +3,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Ranking } from "../../contracts/ranking.ts";
 import type { Verdict } from "../../contracts/verdict.ts";
-import { openStore, type RunStore, type StoreOptions } from "../run-store.ts";
+import { openStore, type RunStore } from "../run-store.ts";
+import type { SqliteStoreOptions } from "../sqlite-run-store.ts";
 
 /** A clock that advances one second per call from 2026-01-01, so timestamps are distinct and predictable. */
 export function steppingClock(start = Date.UTC(2026, 0, 1)): () => Date {
@@ -16,7 +17,7 @@ export function steppingClock(start = Date.UTC(2026, 0, 1)): () => Date {
 }
 
 /** An in-memory store with a stepping clock and run ids `run-1`, `run-2`, … */
-export function memoryStore(options: StoreOptions = {}): RunStore {
+export function memoryStore(options: SqliteStoreOptions = {}): RunStore {
   let runs = 0;
   return openStore(":memory:", { now: steppingClock(), newRunId: () => `run-${++runs}`, ...options });
 }

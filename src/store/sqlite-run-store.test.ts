@@ -1,8 +1,9 @@
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { runStoreContract } from "./contract.test-suite.ts";
 import { patchSha256 } from "./patch-sha.ts";
 import { openStore } from "./run-store.ts";
-import { steppingClock, tempDir, verdict } from "./testing/fixtures.ts";
+import { memoryStore, steppingClock, tempDir, verdict } from "./testing/fixtures.ts";
 
 let dir: string;
 let cleanup: () => void;
@@ -11,7 +12,15 @@ beforeEach(() => {
 });
 afterEach(() => cleanup());
 
-describe("RunStore on a file", () => {
+runStoreContract({ name: "SQLite in memory", open: () => memoryStore() });
+
+runStoreContract({
+  name: "SQLite file",
+  open: () => openStore(join(dir, "contract.db"), { now: steppingClock() }),
+  reopen: () => openStore(join(dir, "contract.db"), { now: steppingClock(Date.UTC(2026, 5, 1)) }),
+});
+
+describe("SqliteRunStore on a file", () => {
   it("lets a second connection read while the first writes in a transaction", () => {
     const file = join(dir, "run.db");
     const writer = openStore(file, { now: steppingClock() });

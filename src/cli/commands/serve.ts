@@ -1,0 +1,112 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { type Command, Option } from "commander";
+import { STORE_FILE } from "../../pipeline/run.ts";
+import { BACKEND_NAMES, type BackendName } from "../../sandbox/select.ts";
+import { startService } from "../../server/start-service.ts";
+import { GAGAR_VERSION } from "../../version.ts";
+import { integerAtLeast, numberIn } from "../options.ts";
+import {
+  addSharedServiceOptions,
+  graderSettings,
+  type SharedServiceFlags,
+  tokenFrom,
+  untilSignal,
+} from "../service-settings.ts";
+
+interface ServeFlags extends SharedServiceFlags {
+  host: string;
+  port: number;
+  queue?: string;
+  tasks?: string[];
+  out: string;
+  jobs: number;
+  sandbox: BackendName;
+  allowUnsandboxed?: boolean;
+  protected: "strip" | "reject";
+  maxQueued: number;
+  maxInflight: number;
+  bodyLimitMb: number;
+}
+
+/** The bundled example pack: `gagar serve` with no flags serves it. */
+const EXAMPLE_TASKS = fileURLToPath(new URL("../../../examples/tasks", import.meta.url));
+
+export function registerServe(program: Command): void {
+  const command = program
+    .command("serve")
+    .description(
+      "HTTP service for trainers: /v1/advantages, /v1/verify, /v1/grade, /v1/steps (OpenAPI at /openapi.json)",
+    )
+    .option("--host <host>", "address to listen on; anything but loopback needs a token", "127.0.0.1")
+    .option("--port <n>", "port (0: any free one)", integerAtLeast(0), 8765)
+    .option(
+      "--queue <url>",
+      "redis://host:port[/db]: queue jobs in Redis for `gagar worker` processes; without it jobs run here",
+    )
+    .option("--tasks <dir...>", "task pack folders (default: the bundled example pack)")
+    .option(
+      "--out <dir>",
+      `where the run store (${STORE_FILE}) goes; every /v1/steps is recorded there`,
+      "gagar-serve",
+    )
+    .option("--jobs <n>", "verifications run at once by this process (without --queue)", integerAtLeast(1), 2)
+    .addOption(
+      new Option("--sandbox <backend>", "sandbox backend").choices([...BACKEND_NAMES]).default("auto"),
+    )
+    .option("--allow-unsandboxed", "permit --sandbox unsandboxed (runs candidate code with NO isolation)")
+    .addOption(
+      new Option(
+        "--protected <policy>",
+        "patches touching tests or runner configs: strip those files, or reject",
+      )
+        .choices(["strip", "reject"])
+        .default("strip"),
+    )
+    .option(
+      "--max-queued <n>",
+      "work units queued at most; beyond it requests get 429",
+      integerAtLeast(1),
+      10_000,
+    )
+    .option("--max-inflight <n>", "POST requests handled at once; beyond it 429", integerAtLeast(1), 64)
+    .option("--body-limit-mb <n>", "largest request body", numberIn(0, 4096), 64);
+  addSharedServiceOptions(command).action(async (flags: ServeFlags) => {
+    const log = (line: string) => process.stderr.write(`gagar serve: ${line}\n`);
+    mkdirSync(flags.out, { recursive: true });
+    const storeFile = join(flags.out, STORE_FILE);
+    const service = await startService({
+      host: flags.host,
+      port: flags.port,
+      token: tokenFrom(flags, process.env),
+      queueUrl: flags.queue,
+      queuePrefix: flags.queuePrefix,
+      lockMs: flags.lockSec * 1000,
+      tasks: flags.tasks ?? [EXAMPLE_TASKS],
+      storeFile,
+      jobs: flags.jobs,
+      sandbox: flags.sandbox,
+      allowUnsandboxed: flags.allowUnsandboxed,
+      protectedPolicy: flags.protected,
+      limits: {
+        maxQueued: flags.maxQueued,
+        maxInflight: flags.maxInflight,
+        bodyLimitBytes: Math.round(flags.bodyLimitMb * 1024 * 1024),
+      },
+      graderSettings: graderSettings(flags.graderConfig, process.env),
+      version: GAGAR_VERSION,
+      log,
+    });
+    const signals = untilSignal(log);
+    log(
+      `listening on ${service.url} · jobs ${flags.queue ? "queued in Redis for gagar worker" : `run here, ${flags.jobs} at a time`}` +
+        ` · store ${storeFile} (run ${service.runId})`,
+    );
+    const signal = await signals.signal;
+    log(`${signal}: finishing (up to ${flags.graceSec} s), then stopping`);
+    await service.close(flags.graceSec * 1000);
+    signals.dispose();
+    log("stopped");
+  });
+}

@@ -1,0 +1,26 @@
+import type { AdvantageRow } from "../contracts/advantage-row.ts";
+import type { Group } from "../contracts/group.ts";
+import type { CandidateFacts, StepMetricsInput } from "../metrics/step-metrics.ts";
+import { changedLines } from "./patch-lines.ts";
+
+/** What the step metrics need about every candidate of the step's groups (`gagar run` and the service). */
+export function candidateFacts(groups: readonly { group: Group; kept: boolean }[]): CandidateFacts[] {
+  return groups.flatMap((g) =>
+    g.group.candidates.map((c) => ({
+      groupKept: g.kept,
+      passed: c.passed,
+      tokens: c.trajectory?.tokens,
+      turns: c.trajectory?.turns,
+      patchLines: changedLines(c.patch),
+    })),
+  );
+}
+
+/** A kept group's advantage rows (aligned with its candidates) as the step metrics read them. */
+export function advantageFacts(group: Group, rows: readonly AdvantageRow[]): StepMetricsInput["advantages"] {
+  return rows.map((row, i) => ({
+    row,
+    passed: group.candidates[i]!.passed,
+    tokens: group.candidates[i]!.trajectory?.tokens ?? 0,
+  }));
+}

@@ -125,6 +125,11 @@ export class RunStore {
     return this.rankings.save(groupId, graderKey, ranking);
   }
 
+  /** Every ranking of the group, oldest first (the newest is the one the step used). */
+  groupRankings(groupId: string): Ranking[] {
+    return this.rankings.forGroup(groupId);
+  }
+
   /** Replaces the advantages of the groups present in `rows` (idempotent). */
   saveAdvantages(stepId: number, rows: readonly AdvantageRow[]): void {
     this.advantages.save(stepId, rows);

@@ -4,6 +4,7 @@ import { registerAdvantages } from "./commands/advantages.ts";
 import { registerDoctor } from "./commands/doctor.ts";
 import { registerGrade } from "./commands/grade.ts";
 import { registerGrader } from "./commands/grader.ts";
+import { registerReport } from "./commands/report.ts";
 import { registerRun } from "./commands/run.ts";
 import { registerTasks } from "./commands/tasks.ts";
 import { registerVerify } from "./commands/verify.ts";
@@ -21,6 +22,7 @@ export function buildProgram(): Command {
   registerGrade(program);
   registerGrader(program);
   registerRun(program);
+  registerReport(program);
   registerDoctor(program);
   return program;
 }

@@ -2,6 +2,7 @@ import { Command, CommanderError } from "commander";
 import { GagarError, isUserError } from "../errors.ts";
 import { registerAdvantages } from "./commands/advantages.ts";
 import { registerDoctor } from "./commands/doctor.ts";
+import { registerExperiment } from "./commands/experiment.ts";
 import { registerGrade } from "./commands/grade.ts";
 import { registerGrader } from "./commands/grader.ts";
 import { registerReport } from "./commands/report.ts";
@@ -23,6 +24,7 @@ export function buildProgram(): Command {
   registerGrader(program);
   registerRun(program);
   registerReport(program);
+  registerExperiment(program);
   registerDoctor(program);
   return program;
 }

@@ -20,7 +20,8 @@ const WIDTH = 340;
 const HEIGHT = 180;
 
 const CONFIG = {
-  font: "system-ui, -apple-system, 'Segoe UI', sans-serif",
+  // Vega repeats the font on every text element of the SVG: a short one keeps reports small.
+  font: "sans-serif",
   view: { stroke: null },
   axis: { labelFontSize: 11, titleFontSize: 11, titleFontWeight: "normal" as const, grid: true },
   legend: {

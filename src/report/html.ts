@@ -103,6 +103,8 @@ pre.config { background: var(--soft); padding: 10px 12px; border-radius: 4px; ma
 .filters label { color: var(--muted); }
 .group { border: 1px solid var(--line); border-radius: 6px; padding: 10px 14px; margin: 12px 0; }
 .group[hidden] { display: none; }
+/* Groups off screen are not laid out until scrolled to: a report of many groups opens fast. */
+.group { content-visibility: auto; contain-intrinsic-size: auto 700px; }
 .group h3 { margin: 0 0 4px; display: flex; gap: 10px; align-items: baseline; flex-wrap: wrap; }
 .group .ranking { color: var(--muted); margin: 4px 0 8px; font-size: 13px; }
 .group-body { display: flex; gap: 18px; flex-wrap: wrap; align-items: flex-start; }

@@ -3,8 +3,9 @@
  *
  * - chart marks get an SVG <title> from the description Vega wrote into their aria-label, so
  *   hovering a point or bar shows its values;
- * - a collapsed diff is filled from its patch's <template> when first opened (each distinct patch is
- *   in the page once, however many candidates share it), and the lines its findings name are marked;
+ * - a collapsed diff is filled when first opened, from the page's JSON block of rendered patches
+ *   (each distinct patch is in it once, however many candidates share it), and the lines its
+ *   findings name are marked;
  * - the group filters (task, finding kind, dropped groups) hide the groups that do not match.
  *
  * Everything is optional: a page without filters or diffs runs only the part it needs.
@@ -19,12 +20,13 @@ export const PAGE_SCRIPT = `(() => {
     mark.appendChild(title);
   }
 
+  let patches;
   for (const details of all("details.diff")) {
     details.addEventListener("toggle", () => {
       if (!details.open || details.dataset.filled) return;
-      const template = document.getElementById("patch-" + details.dataset.patch);
+      patches = patches || JSON.parse(document.getElementById("patches").textContent);
       const body = details.querySelector(".diff-body");
-      body.appendChild(template.content.cloneNode(true));
+      body.innerHTML = patches[details.dataset.patch];
       for (const mark of JSON.parse(details.dataset.marks || "[]")) {
         const file = all(".diff-file", body).find((f) => f.dataset.file === mark[0]);
         if (!file) continue;

@@ -1,5 +1,7 @@
 import { afterAll, describe, expect, it } from "vitest";
+import { patchSha256 } from "../store/patch-sha.ts";
 import { tempDir } from "../store/testing/fixtures.ts";
+import { renderDiff } from "./diff-view.ts";
 import { percent, signed } from "./html.ts";
 import { loadRun } from "./load-run.ts";
 import { renderRunReport } from "./run-page.ts";
@@ -17,7 +19,7 @@ describe("renderRunReport", () => {
       `content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:"`,
     );
     expect(html).not.toMatch(/\b(src|href)="(https?:)?\/\//);
-    expect(html.match(/<script>/g)).toHaveLength(1);
+    expect(html.match(/<script>/g)).toHaveLength(1); // the page script; patches are a JSON data block
   });
 
   it("shows each step's stored metrics", () => {
@@ -34,7 +36,7 @@ describe("renderRunReport", () => {
     const figures = html.match(/<figure class="chart" id="chart-[^"]+">/g)!;
     const kept = run.steps.flatMap((s) => s.groups).filter((g) => g.kept);
     expect(figures).toHaveLength(10 + kept.length);
-    for (const svg of html.match(/<svg[\s\S]*?<\/svg>/g)!) expect(svg).toContain('role="graphics-symbol"');
+    for (const svg of html.match(/<svg[\s\S]*?<\/svg>/g)!) expect(svg).toMatch(/role-mark[^>]*><path /);
   });
 
   it("lists every group with its candidates' verdicts, tiers and advantages", () => {
@@ -54,7 +56,12 @@ describe("renderRunReport", () => {
   });
 
   it("puts each distinct patch in the page once, and never as markup", () => {
-    expect(html.match(/<template id="patch-/g)).toHaveLength(Object.keys(FIXTURE_PATCHES).length);
+    const block = html.match(/<script type="application\/json" id="patches">(.*?)<\/script>/)![1]!;
+    expect(block).not.toMatch(/<\/|<!/);
+    const diffs = JSON.parse(block) as Record<string, string>;
+    expect(Object.keys(diffs)).toHaveLength(Object.keys(FIXTURE_PATCHES).length);
+    for (const patch of Object.values(FIXTURE_PATCHES))
+      expect(diffs[patchSha256(patch)]).toBe(renderDiff(patch).html);
     expect(html).not.toContain("<script>alert(1)");
     expect(html).not.toContain("<b>literal</b>");
     expect(html).toContain('data-marks="[[&#34;calc.py&#34;,2]]"');

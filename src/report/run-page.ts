@@ -6,7 +6,11 @@ import { renderSvg } from "./render-chart.ts";
 import { candidateLabel, groupAdvantageChart, runCharts } from "./run-charts.ts";
 import type { CandidateData, GroupData, OutputFile, RunData, StepData } from "./run-data.ts";
 
-/** Each distinct patch is rendered once and put in the page once (a <template> its diffs clone). */
+/**
+ * Each distinct patch is rendered once and put in the page once, as an HTML string in a JSON data
+ * block that a diff reads when first opened: the browser does not parse thousands of diff lines
+ * into elements before anyone asks to see them.
+ */
 type RenderedPatch = { html: string; summary: DiffSummary };
 
 /** Findings listed in a candidate's row; the rest (a reformatted file yields one per hunk) fold away. */
@@ -150,8 +154,16 @@ async function groupsSection(steps: readonly StepData[]): Promise<string> {
     parts.push(`<h3 id="step-${step.idx}">Step ${step.idx}</h3>`);
     for (const group of step.groups) parts.push(await groupArticle(group, patches));
   }
-  const templates = [...patches].map(([sha, { html }]) => `<template id="patch-${sha}">${html}</template>`);
-  return parts.join("\n") + templates.join("");
+  const diffs = Object.fromEntries([...patches].map(([sha, { html }]) => [sha, html]));
+  return `${parts.join("\n")}<script type="application/json" id="patches">${jsonForScript(diffs)}</script>`;
+}
+
+/**
+ * JSON safe inside a <script> element: `</` (which could close it) becomes `<\/` and `<!` (which
+ * could open a comment) `\u003c!`, both the same string to JSON.parse.
+ */
+function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/<\//g, "<\\/").replace(/<!/g, "\\u003c!");
 }
 
 /** Best first: ranked passes by tier, then other passes, then failures (stable within each). */

@@ -9,6 +9,7 @@ const suites: [string, () => Promise<{ run: () => Promise<void> }>][] = [
   ["grader-tokens", () => import("./grader-tokens.bench.ts")],
   ["sandbox", () => import("./sandbox.bench.ts")],
   ["verify", () => import("./verify.bench.ts")],
+  ["report", () => import("./report.bench.ts")],
 ];
 
 const only = process.argv.slice(2);

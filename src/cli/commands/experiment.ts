@@ -1,20 +1,17 @@
 import { existsSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { dirname, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
 import { type Command, Option } from "commander";
 import { DEFAULTS } from "../../config/defaults.ts";
 import { ConfigError } from "../../errors.ts";
 import { LENGTH_DEFAULTS } from "../../experiment/defaults.ts";
 import { outcomes, runLengthExperiment } from "../../experiment/length-experiment.ts";
-import { formatMetric, renderLengthReport, resultSentences } from "../../experiment/length-report.ts";
 import { loadArms } from "../../experiment/load-arms.ts";
 import { writeAtomically } from "../../io/atomic-output.ts";
 import { BACKEND_NAMES, type BackendName } from "../../sandbox/select.ts";
+import { EXAMPLE_PACK } from "../example-pack.ts";
 import { integerAtLeast, numberIn } from "../options.ts";
 import { renderTable } from "../table.ts";
-
-/** The installed package, where the example pack lives (the experiment runs from any folder). */
-const packageRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 interface LengthFlags {
   tasks: string;
@@ -39,8 +36,8 @@ export function registerExperiment(program: Command): void {
     .description(
       "GRPO vs GAGAR on a tabular softmax policy over recorded rollouts (real verdicts, tiers and token counts): length, pass rate, top-tier share",
     )
-    .option("--tasks <dir>", "task pack", join(packageRoot, "examples/tasks"))
-    .option("--rollouts <dir>", "recorded rollouts, <task-id>.jsonl", join(packageRoot, "examples/rollouts"))
+    .option("--tasks <dir>", "task pack", EXAMPLE_PACK.tasks)
+    .option("--rollouts <dir>", "recorded rollouts, <task-id>.jsonl", EXAMPLE_PACK.rollouts)
     .option(
       "--store <file>",
       "take verdicts from this run store (e.g. gagar-demo/gagar.sqlite); verify only the rest",
@@ -96,6 +93,10 @@ export function registerExperiment(program: Command): void {
           advantage: { ...DEFAULTS.advantage, lambda: flags.lambda },
         },
         flags.seeds,
+      );
+      // Vega loads only for the commands that draw, not on every start of the CLI.
+      const { formatMetric, renderLengthReport, resultSentences } = await import(
+        "../../experiment/length-report.ts"
       );
       const html = await renderLengthReport(result, {
         tasksDir: flags.tasks,

@@ -5,7 +5,6 @@ import type { Command } from "commander";
 import { ConfigError } from "../../errors.ts";
 import { writeAtomically } from "../../io/atomic-output.ts";
 import { loadRun, locateRun, type RunLocation } from "../../report/load-run.ts";
-import { renderRunReport } from "../../report/run-page.ts";
 
 interface ReportFlags {
   store?: string;
@@ -25,12 +24,14 @@ export function registerReport(program: Command): void {
     .option("--out <file>", "the HTML file to write (default: report.html in the run's folder)")
     .action(async (runDir: string | undefined, flags: ReportFlags) => {
       const location = where(runDir, flags);
+      if (flags.out !== undefined && !existsSync(dirname(resolve(flags.out))))
+        throw new ConfigError(`--out ${flags.out}: the folder ${dirname(flags.out)} does not exist`);
       const run = loadRun(location);
+      // Vega loads only for the commands that draw, not on every start of the CLI.
+      const { renderRunReport } = await import("../../report/run-page.ts");
       const html = await renderRunReport(run);
       const out = flags.out ?? join(run.files.runDir, "report.html");
-      if (flags.out === undefined) mkdirSync(run.files.runDir, { recursive: true });
-      else if (!existsSync(dirname(out)))
-        throw new ConfigError(`--out ${out}: the folder ${dirname(out)} does not exist`);
+      mkdirSync(dirname(out), { recursive: true });
       await writeAtomically(out, (o) => o.write(html));
       const groups = run.steps.reduce((n, s) => n + s.groups.length, 0);
       const size = (statSync(out).size / 1024).toFixed(0);

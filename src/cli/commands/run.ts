@@ -1,5 +1,4 @@
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { loadConfig, resolveConfig } from "../../config/load.ts";
 import type { Config } from "../../config/schema.ts";
@@ -7,11 +6,9 @@ import { agentOptions } from "../../grade/agent/settings.ts";
 import { renderGroup, renderMetrics } from "../../pipeline/report.ts";
 import { type FinishedStep, runTraining } from "../../pipeline/run.ts";
 import { buildServices } from "../../pipeline/services.ts";
+import { EXAMPLE_PACK } from "../example-pack.ts";
 import { integerAtLeast } from "../options.ts";
 import { createPolicySourceFromConfig } from "../policy-source.ts";
-
-/** The installed package, where the example pack lives (the demo runs from any folder). */
-const packageRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 export function registerRun(program: Command): void {
   program
@@ -45,8 +42,8 @@ export function registerRun(program: Command): void {
     .action(async (flags: { out: string; steps: number }) => {
       const config = resolveConfig(
         {
-          tasks: join(packageRoot, "examples/tasks"),
-          rollouts: { source: "replay", replayDir: join(packageRoot, "examples/rollouts") },
+          tasks: EXAMPLE_PACK.tasks,
+          rollouts: { source: "replay", replayDir: EXAMPLE_PACK.rollouts },
           out: flags.out,
         },
         "gagar demo (embedded defaults)",

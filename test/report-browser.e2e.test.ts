@@ -185,8 +185,14 @@ if (missing) {
 
     it("writes a screenshot", async () => {
       const shot = join(dir, "report.png");
-      await opened.page.evaluate(() => window.scrollTo(0, 0));
-      await opened.page.screenshot({ path: shot });
+      // From GRPO vs GAGAR down through the first groups: the part of the page a screenshot can show.
+      const page = opened.page;
+      const top = await page
+        .locator("#grpo-vs-gagar")
+        .evaluate((e) => e.getBoundingClientRect().top + window.scrollY);
+      await page.setViewportSize({ width: 1400, height: 1500 });
+      await page.evaluate((y) => window.scrollTo(0, y - 12), top);
+      await page.screenshot({ path: shot });
       expect(statSync(shot).size).toBeGreaterThan(20_000);
       if (writeDocs) copyFileSync(shot, join(root, "docs/report.png"));
     });

@@ -70,6 +70,7 @@ describe("report charts render to SVG with Vega-Lite", () => {
     );
     expect(band).toContain('aria-roledescription="area mark"');
     expect(band).toContain('aria-roledescription="line mark"');
+    expect(band).toContain("role-legend"); // one legend for the lines and their bands
     const scatter = await renderSvg(
       scatterChart(
         meta("scatter"),

@@ -19,6 +19,8 @@ export const METHOD_COLORS = { domain: ["GRPO", "GAGAR"], range: ["#e8833a", "#3
 const WIDTH = 340;
 const HEIGHT = 180;
 
+const SCHEMA = "https://vega.github.io/schema/vega-lite/v6.json";
+
 const CONFIG = {
   // Vega repeats the font on every text element of the SVG: a short one keeps reports small.
   font: "sans-serif",
@@ -31,6 +33,9 @@ const CONFIG = {
     direction: "horizontal" as const,
   },
 };
+
+/** What every chart over steps shares: schema, size and style. */
+const FRAME = { $schema: SCHEMA, width: WIDTH, height: HEIGHT, config: CONFIG };
 
 export interface SeriesPoint {
   x: number;
@@ -67,8 +72,14 @@ function describe(expression: string) {
 /** A JavaScript string literal is a Vega expression string literal. */
 const literal = (text: string) => JSON.stringify(text);
 
-function yScale(options: LineChartOptions) {
-  return options.yDomain ? { domain: options.yDomain, zero: false } : { zero: options.yZero ?? false };
+/** The y channel of a chart over steps, without its field. */
+function yChannel(options: LineChartOptions) {
+  return {
+    type: "quantitative" as const,
+    title: options.yTitle,
+    scale: options.yDomain ? { domain: options.yDomain, zero: false } : { zero: options.yZero ?? false },
+    axis: { format: options.yFormat ?? DEFAULT_FORMAT },
+  };
 }
 
 /** The colour channel of a series; a lone series needs no legend. */
@@ -98,22 +109,13 @@ export function lineChart(
   return {
     ...meta,
     spec: {
-      $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-      width: WIDTH,
-      height: HEIGHT,
-      config: CONFIG,
+      ...FRAME,
       data: { values: points.map((p) => ({ ...p })) },
       transform: lineDescription.transform,
       mark: { type: "line", point: { size: 36 }, strokeWidth: 2 },
       encoding: {
         x: { field: "x", type: "quantitative", title: options.xTitle, axis: { tickMinStep: 1, format: "d" } },
-        y: {
-          field: "y",
-          type: "quantitative",
-          title: options.yTitle,
-          scale: yScale(options),
-          axis: { format: options.yFormat ?? DEFAULT_FORMAT },
-        },
+        y: { ...yChannel(options), field: "y" },
         color: seriesColor(
           points.map((p) => p.series),
           options,
@@ -138,29 +140,25 @@ export function bandChart(
   points: readonly BandPoint[],
   options: LineChartOptions,
 ): Chart {
-  const color = seriesColor(
-    points.map((p) => p.series),
-    options,
-  );
-  const y = {
-    type: "quantitative" as const,
-    title: options.yTitle,
-    scale: yScale(options),
-    axis: { format: options.yFormat ?? DEFAULT_FORMAT },
+  // The legend is shared by lines and bands; its swatches take the line's full colour.
+  const color = {
+    ...seriesColor(
+      points.map((p) => p.series),
+      options,
+    ),
+    legend: { symbolOpacity: 1 },
   };
+  const y = yChannel(options);
   return {
     ...meta,
     spec: {
-      $schema: "https://vega.github.io/schema/vega-lite/v6.json",
-      width: WIDTH,
-      height: HEIGHT,
-      config: CONFIG,
+      ...FRAME,
       data: { values: points.map((p) => ({ ...p })) },
       encoding: { x: { field: "x", type: "quantitative", title: options.xTitle, axis: { format: "d" } } },
       layer: [
         {
           mark: { type: "area", opacity: 0.22 },
-          encoding: { y: { ...y, field: "lo" }, y2: { field: "hi" }, color: { ...color, legend: null } },
+          encoding: { y: { ...y, field: "lo" }, y2: { field: "hi" }, color },
         },
         {
           mark: { type: "line", strokeWidth: 2 },
@@ -194,7 +192,7 @@ export function scatterChart(
   return {
     ...meta,
     spec: {
-      $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+      $schema: SCHEMA,
       width: WIDTH,
       height: HEIGHT + 40,
       config: CONFIG,
@@ -242,7 +240,7 @@ export function groupedBarChart(
   return {
     ...meta,
     spec: {
-      $schema: "https://vega.github.io/schema/vega-lite/v6.json",
+      $schema: SCHEMA,
       width: 260,
       height: { step: 9 },
       config: { ...CONFIG, axis: { ...CONFIG.axis, grid: false } },

@@ -17,6 +17,11 @@ export function runCharts(run: RunData): Chart[] {
   const finished = run.steps.flatMap((s) => (s.metrics ? [{ idx: s.idx, m: s.metrics }] : []));
   const series = (name: string, value: (m: StepMetrics) => number): SeriesPoint[] =>
     finished.map(({ idx, m }) => ({ x: idx, series: name, y: value(m) }));
+  const spread = (of: (m: StepMetrics) => StepMetrics["tokens"]) => [
+    ...series("mean", (m) => of(m).mean),
+    ...series("p50", (m) => of(m).p50),
+    ...series("p90", (m) => of(m).p90),
+  ];
   const charts: Chart[] = [
     lineChart(
       {
@@ -52,11 +57,7 @@ export function runCharts(run: RunData): Chart[] {
         title: "Trajectory tokens",
         caption: "Tokens per trajectory over every rollout of the step: mean, median and 90th percentile.",
       },
-      [
-        ...series("mean", (m) => m.tokens.mean),
-        ...series("p50", (m) => m.tokens.p50),
-        ...series("p90", (m) => m.tokens.p90),
-      ],
+      spread((m) => m.tokens),
       { xTitle: STEP, yTitle: "tokens" },
     ),
     lineChart(
@@ -65,11 +66,7 @@ export function runCharts(run: RunData): Chart[] {
         title: "Agent turns",
         caption: "Turns per trajectory: mean, median and 90th percentile.",
       },
-      [
-        ...series("mean", (m) => m.turns.mean),
-        ...series("p50", (m) => m.turns.p50),
-        ...series("p90", (m) => m.turns.p90),
-      ],
+      spread((m) => m.turns),
       { xTitle: STEP, yTitle: "turns" },
     ),
     lineChart(

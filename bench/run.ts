@@ -11,6 +11,7 @@ const suites: [string, () => Promise<{ run: () => Promise<void> }>][] = [
   ["verify", () => import("./verify.bench.ts")],
   ["environment", () => import("./environment.bench.ts")],
   ["service", () => import("./service.bench.ts")],
+  ["report", () => import("./report.bench.ts")],
 ];
 
 const only = process.argv.slice(2);

@@ -3,8 +3,10 @@ import { GagarError, isUserError } from "../errors.ts";
 import { GAGAR_VERSION } from "../version.ts";
 import { registerAdvantages } from "./commands/advantages.ts";
 import { registerDoctor } from "./commands/doctor.ts";
+import { registerExperiment } from "./commands/experiment.ts";
 import { registerGrade } from "./commands/grade.ts";
 import { registerGrader } from "./commands/grader.ts";
+import { registerReport } from "./commands/report.ts";
 import { registerRun } from "./commands/run.ts";
 import { registerServe } from "./commands/serve.ts";
 import { registerTasks } from "./commands/tasks.ts";
@@ -26,6 +28,8 @@ export function buildProgram(): Command {
   registerRun(program);
   registerServe(program);
   registerWorker(program);
+  registerReport(program);
+  registerExperiment(program);
   registerDoctor(program);
   return program;
 }

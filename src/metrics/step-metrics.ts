@@ -1,5 +1,6 @@
+import { z } from "zod";
 import type { AdvantageRow } from "../contracts/advantage-row.ts";
-import { correlation, type Distribution, distribution } from "./summary-stats.ts";
+import { correlation, distribution } from "./summary-stats.ts";
 
 /** What the metrics need to know about one candidate of the step. */
 export interface CandidateFacts {
@@ -26,34 +27,42 @@ export interface StepMetricsInput {
   stageMs: Record<string, number>;
 }
 
-export interface StepMetrics {
-  passRate: number;
-  groupsGenerated: number;
-  groupsKept: number;
-  rounds: number;
-  rolloutsGenerated: number;
-  rolloutsPerKeptGroup: number;
-  tokens: Distribution;
-  turns: Distribution;
-  passingPatchLines: number;
-  advantage: {
+const Spread = z.object({ mean: z.number(), p50: z.number(), p90: z.number() });
+
+/**
+ * The metrics of one finished step, as the pipeline computes them and the store keeps them (the
+ * step's `metrics` column). Readers of a store (reports) validate with this schema; fields added
+ * later must be optional so older stores stay readable.
+ */
+export const StepMetrics = z.looseObject({
+  passRate: z.number(),
+  groupsGenerated: z.number(),
+  groupsKept: z.number(),
+  rounds: z.number(),
+  rolloutsGenerated: z.number(),
+  rolloutsPerKeptGroup: z.number(),
+  tokens: Spread,
+  turns: Spread,
+  passingPatchLines: z.number(),
+  advantage: z.looseObject({
     /** Within-group spread of advantages among passing candidates: 0 under GRPO with binary rewards. */
-    passingStdGrpo: number;
-    passingStdGagar: number;
+    passingStdGrpo: z.number(),
+    passingStdGagar: z.number(),
     /**
      * Within-group correlation of advantage with trajectory tokens among passing candidates (both
      * centred on their group's passing mean, then pooled). GRPO gives every pass of a group the same
      * credit (0 with binary rewards); negative under GAGAR means longer passing trajectories got
      * less — the mechanism behind the paper's slower growth of trajectory length.
      */
-    tokenCorrelationGrpo: number;
-    tokenCorrelationGagar: number;
-    redistributedGroups: number;
-  };
-  verifications: { fresh: number; reused: number };
-  grader: { calls: number; fallbacks: number; vetoed: number };
-  stageMs: Record<string, number>;
-}
+    tokenCorrelationGrpo: z.number(),
+    tokenCorrelationGagar: z.number(),
+    redistributedGroups: z.number(),
+  }),
+  verifications: z.looseObject({ fresh: z.number(), reused: z.number() }),
+  grader: z.looseObject({ calls: z.number(), fallbacks: z.number(), vetoed: z.number() }),
+  stageMs: z.record(z.string(), z.number()),
+});
+export type StepMetrics = z.infer<typeof StepMetrics>;
 
 export function computeStepMetrics(input: StepMetricsInput): StepMetrics {
   const all = input.candidates;

@@ -8,6 +8,7 @@ import { ConfigError } from "../errors.ts";
 import { writeAtomically } from "../io/atomic-output.ts";
 import { toJsonlLine } from "../io/jsonl.ts";
 import { openStore, type RunStore } from "../store/run-store.ts";
+import { runConfigFile, runDirOf, STORE_FILE, stepFilesOf } from "./run-layout.ts";
 import { runStep, type StepResult, type StepServices } from "./step.ts";
 
 export interface RunOptions {
@@ -37,8 +38,6 @@ export interface RunOutcome {
   steps: FinishedStep[];
 }
 
-export const STORE_FILE = "gagar.sqlite";
-
 /**
  * Runs (or resumes) RL steps with the configured services, recording everything in the store under
  * `config.out` and writing each step's batch (JSONL + Parquet), transcripts and (when the policy
@@ -55,9 +54,9 @@ export async function runTraining(
   const store = openStore(storeFile);
   try {
     const runId = chooseRun(store, config, options.resume);
-    const runDir = join(config.out, "runs", runId);
+    const runDir = runDirOf(config.out, runId);
     mkdirSync(runDir, { recursive: true });
-    writeFileSync(join(runDir, "config.json"), `${JSON.stringify(config, null, 2)}\n`);
+    writeFileSync(runConfigFile(runDir), `${JSON.stringify(config, null, 2)}\n`);
     const services = await makeServices(store);
     const steps: FinishedStep[] = [];
     for (let stepIdx = 0; stepIdx < options.steps; stepIdx++) {
@@ -118,10 +117,8 @@ async function finishStep(
   stepIdx: number,
   result: StepResult,
 ): Promise<FinishedStep> {
-  const stepDir = join(runDir, `step-${String(stepIdx).padStart(4, "0")}`);
+  const { dir: stepDir, batchJsonl, batchParquet, transcripts, tokens } = stepFilesOf(runDir, stepIdx);
   mkdirSync(stepDir, { recursive: true });
-  const transcripts = join(stepDir, "transcripts.jsonl");
-  const tokens = join(stepDir, "tokens.jsonl");
   // Token traces go to their own file: they are what a token-level trainer loads, and they would
   // dwarf the messages next to them. A candidate's line keeps everything else of its trajectory.
   const withTokens = new Set<string>();
@@ -156,8 +153,6 @@ async function finishStep(
       tokensRef: row.tokensRef ?? (withTokens.has(key) ? `${tokensRef}#${key}` : null),
     };
   });
-  const batchJsonl = join(stepDir, "batch.jsonl");
-  const batchParquet = join(stepDir, "batch.parquet");
   await writeBatchJsonl(batchJsonl, rows);
   await writeBatchParquet(batchParquet, rows);
   // Pass-rate history is not idempotent, so it is counted in the same transaction that marks the

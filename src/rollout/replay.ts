@@ -22,7 +22,7 @@ export class ReplaySource implements RolloutSource {
   ) {}
 
   async generate({ taskId, count, drawIndex }: RolloutRequest): Promise<Rollout[]> {
-    const all = await this.load(taskId);
+    const all = await this.recorded(taskId);
     if (all.length < count) {
       throw new ConfigError(
         `task ${taskId} has ${all.length} recorded rollouts in ${this.dir}; a group of ${count} needs at least ${count} ` +
@@ -36,7 +36,8 @@ export class ReplaySource implements RolloutSource {
     return order.slice(offset, offset + count);
   }
 
-  private async load(taskId: string): Promise<Rollout[]> {
+  /** Every recorded rollout of the task, in file order (validated: right task, ids unique). */
+  async recorded(taskId: string): Promise<Rollout[]> {
     const cached = this.cache.get(taskId);
     if (cached) return cached;
     const file = join(this.dir, `${taskId}.jsonl`);

@@ -142,6 +142,9 @@ export function runStoreContract(target: StoreContractTarget): void {
       expect(store.findRanking("g1", "static@1")?.ranking).toEqual([["r1"], ["r2"]]);
       expect(store.findRanking("g1", "agent@1")).toBeUndefined();
       expect(() => store.saveRanking("nope", "static@1", ranking("nope", [["a"]]))).toThrow(InvariantError);
+      expect(store.saveRanking("g1", "agent@1", ranking("g1", [["r1", "r2"]]))).toBe(true);
+      expect(store.groupRankings("g1").map((r) => r.ranking)).toEqual([[["r1"], ["r2"]], [["r1", "r2"]]]);
+      expect(store.groupRankings("nope")).toEqual([]);
       store.close();
     });
 

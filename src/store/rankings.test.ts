@@ -29,6 +29,15 @@ describe("rankings", () => {
     expect(store.findRanking("g1", "agent@qwen")?.ranking).toEqual([["r1", "r2"]]);
   });
 
+  it("list every ranking of a group, oldest first", () => {
+    const store = withGroup();
+    expect(store.groupRankings("g1")).toEqual([]);
+    store.saveRanking("g1", "static@1", ranking("g1", [["r2"], ["r1"]]));
+    store.saveRanking("g1", "agent@qwen", ranking("g1", [["r1", "r2"]]));
+    expect(store.groupRankings("g1").map((r) => r.ranking)).toEqual([[["r2"], ["r1"]], [["r1", "r2"]]]);
+    expect(store.groupRankings("g9")).toEqual([]);
+  });
+
   it("refuse rankings of unknown or mismatched groups", () => {
     const store = withGroup();
     expect(() => store.saveRanking("g9", "k", ranking("g9", [["r1"]]))).toThrow(/no group "g9"/);

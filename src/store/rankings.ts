@@ -12,6 +12,7 @@ export class Rankings {
   private readonly select: Statement<[string, string], { ranking: string }>;
   private readonly insert: Statement<[string, string, string, string]>;
   private readonly groupExists: Statement<[string], { one: 1 }>;
+  private readonly selectGroup: Statement<[string], { grader_key: string; ranking: string }>;
 
   constructor(private readonly ctx: StoreContext) {
     const { db } = ctx;
@@ -20,6 +21,9 @@ export class Rankings {
       "INSERT OR IGNORE INTO rankings (group_id, grader_key, ranking, created_at) VALUES (?, ?, ?, ?)",
     );
     this.groupExists = db.prepare("SELECT 1 AS one FROM groups WHERE id = ?");
+    this.selectGroup = db.prepare(
+      "SELECT grader_key, ranking FROM rankings WHERE group_id = ? ORDER BY created_at, rowid",
+    );
   }
 
   find(groupId: string, graderKey: string): Ranking | undefined {
@@ -28,6 +32,24 @@ export class Rankings {
       row &&
       fromJson(this.ctx, row.ranking, Ranking, "rankings.ranking", `group ${groupId} grader ${graderKey}`)
     );
+  }
+
+  /**
+   * Every ranking of a group, oldest first. A step ranks each group with one grader; a group has
+   * more only when a run was resumed with another grader, and then the newest is the one used.
+   */
+  forGroup(groupId: string): Ranking[] {
+    return this.selectGroup
+      .all(groupId)
+      .map((row) =>
+        fromJson(
+          this.ctx,
+          row.ranking,
+          Ranking,
+          "rankings.ranking",
+          `group ${groupId} grader ${row.grader_key}`,
+        ),
+      );
   }
 
   /** Saves a ranking unless that grader already ranked the group; returns whether this one was new. */

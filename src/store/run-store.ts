@@ -63,6 +63,8 @@ export interface RunStore {
   findRanking(groupId: string, graderKey: string): Ranking | undefined;
   /** Stores the grader's ranking of a group unless one exists; returns whether it was new. */
   saveRanking(groupId: string, graderKey: string, ranking: Ranking): boolean;
+  /** Every ranking of the group, oldest first (the newest is the one the step used). */
+  groupRankings(groupId: string): Ranking[];
 
   /** Replaces the advantages of the groups present in `rows` (idempotent). */
   saveAdvantages(stepId: number, rows: readonly AdvantageRow[]): void;

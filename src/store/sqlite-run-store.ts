@@ -117,6 +117,10 @@ export class SqliteRunStore implements RunStore {
     return this.rankings.save(groupId, graderKey, ranking);
   }
 
+  groupRankings(groupId: string): Ranking[] {
+    return this.rankings.forGroup(groupId);
+  }
+
   /** Replaces the advantages of the groups present in `rows` (idempotent). */
   saveAdvantages(stepId: number, rows: readonly AdvantageRow[]): void {
     this.advantages.save(stepId, rows);

@@ -1,5 +1,4 @@
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import type { Command } from "commander";
 import { loadConfig, resolveConfig } from "../../config/load.ts";
 import type { Config } from "../../config/schema.ts";
@@ -7,11 +6,9 @@ import { agentOptions } from "../../grade/agent/settings.ts";
 import { renderGroup, renderMetrics } from "../../pipeline/report.ts";
 import { type FinishedStep, runTraining } from "../../pipeline/run.ts";
 import { buildServices } from "../../pipeline/services.ts";
+import { EXAMPLE_PACK } from "../example-pack.ts";
 import { integerAtLeast } from "../options.ts";
 import { createPolicySourceFromConfig } from "../policy-source.ts";
-
-/** The installed package, where the example pack lives (the demo runs from any folder). */
-const packageRoot = fileURLToPath(new URL("../../../", import.meta.url));
 
 export function registerRun(program: Command): void {
   program
@@ -36,26 +33,34 @@ export function registerRun(program: Command): void {
       "one full RL step on the bundled example pack: replay rollouts, sandboxed tests, static grader",
     )
     .option("--out <dir>", "where the store, batch and transcripts go", "gagar-demo")
-    .action(async (flags: { out: string }) => {
+    .option(
+      "--steps <k>",
+      "RL steps of the run (later steps reuse the verdicts of patches already seen)",
+      integerAtLeast(1),
+      1,
+    )
+    .action(async (flags: { out: string; steps: number }) => {
       const config = resolveConfig(
         {
-          tasks: join(packageRoot, "examples/tasks"),
-          rollouts: { source: "replay", replayDir: join(packageRoot, "examples/rollouts") },
+          tasks: EXAMPLE_PACK.tasks,
+          rollouts: { source: "replay", replayDir: EXAMPLE_PACK.rollouts },
           out: flags.out,
         },
         "gagar demo (embedded defaults)",
         process.cwd(),
       );
       const started = performance.now();
-      const outcome = await runAndReport(config, { steps: 1 });
-      const step = outcome.steps[0];
+      const outcome = await runAndReport(config, { steps: flags.steps });
+      const step = outcome.steps.at(-1);
       process.stderr.write(
         `\ndemo finished in ${((performance.now() - started) / 1000).toFixed(1)} s\n` +
           `  store        ${outcome.storeFile}\n` +
           (step
             ? `  batch        ${step.batchJsonl}\n               ${step.batchParquet}\n  transcripts  ${step.transcripts}\n`
             : "") +
-          `  config       ${outcome.runDir}/config.json\n`,
+          `  config       ${outcome.runDir}/config.json\n` +
+          `\nnext: draw the run as a page you can open from disk —\n` +
+          `  npx gagar report ${shellQuote(flags.out)} --out ${shellQuote(join(flags.out, "report.html"))}\n`,
       );
     });
 }
@@ -99,4 +104,9 @@ function printStep(step: FinishedStep, quiet: boolean): void {
   if (!quiet) for (const g of step.groups) out.push(renderGroup(g), "");
   out.push(`step ${step.stepIdx} metrics`, renderMetrics(step.metrics));
   process.stdout.write(`${out.join("\n")}\n`);
+}
+
+/** Quotes a path for the command line the demo suggests, when it needs quoting. */
+function shellQuote(path: string): string {
+  return /^[\w./@:+-]+$/.test(path) ? path : `'${path.replace(/'/g, "'\\''")}'`;
 }

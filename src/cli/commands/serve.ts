@@ -2,7 +2,7 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Command, Option } from "commander";
-import { STORE_FILE } from "../../pipeline/run.ts";
+import { STORE_FILE } from "../../pipeline/run-layout.ts";
 import { BACKEND_NAMES, type BackendName } from "../../sandbox/select.ts";
 import { startService } from "../../server/start-service.ts";
 import { GAGAR_VERSION } from "../../version.ts";

@@ -68,9 +68,12 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
   return { status: res.status, body: await res.json() };
 }
 
-/** A verdict without what differs between two runs of the same patch (timings) or is the caller's (ids). */
+/**
+ * A verdict without what differs between two runs of the same patch (timings, and the output tail,
+ * which names each run's random canaries) or is the caller's (ids).
+ */
 function essence(v: Verdict) {
-  const { durationsMs: _, rolloutId: __, groupId: ___, ...rest } = v;
+  const { durationsMs: _, outputTail: ____, rolloutId: __, groupId: ___, ...rest } = v;
   return rest;
 }
 

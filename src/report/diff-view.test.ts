@@ -54,8 +54,14 @@ describe("renderDiff", () => {
     expect(hostile).not.toMatch(/<script|<img|<\/template|<\/textarea/);
   });
 
-  it("shows a patch that is not a git diff as raw text, saying so", () => {
+  it("renders a plain unified diff (no `diff --git` header) like a git diff", () => {
     const { html, summary } = renderDiff("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n");
+    expect(html).toContain('data-file="x"');
+    expect(summary).toEqual({ files: 1, added: 1, removed: 1 });
+  });
+
+  it("shows a patch that does not parse as raw text, saying so", () => {
+    const { html, summary } = renderDiff("--- a/x\n+++ b/x\n@@ -1,3 +1,3 @@\n-a\n+b\n");
     expect(html).toContain("not a git diff");
     expect(html).toContain('<tr class="add"><td class="code">+b</td></tr>');
     expect(summary).toEqual({ files: 0, added: 1, removed: 1 });

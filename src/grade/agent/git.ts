@@ -29,6 +29,9 @@ export function runGit(args: string[], cwd: string, input = ""): Promise<GitResu
     child.stdout.on("data", (d: Buffer) => out.push(d));
     child.stderr.on("data", (d: Buffer) => err.push(d));
     child.on("error", reject);
+    // git may exit without reading its input (`diff --no-index` never does, a failing `apply` stops
+    // early): the write then fails with EPIPE, which the exit code already reports.
+    child.stdin.on("error", () => {});
     child.on("close", (code) =>
       resolve({
         code: code ?? -1,

@@ -208,7 +208,7 @@ if (missing) {
       );
       expect(drawn).toHaveLength(3);
       expect(drawn.every((n) => n > 0)).toBe(true);
-      // The terminal table's GAGAR column, e.g. "tokens  2061  2202 ± 50  2107 ± 76".
+      // The terminal table's GAGAR column, e.g. "tokens  2061  2202 ± 50  2045 ± 37".
       for (const metric of ["tokens", "passRate", "topTierShare"]) {
         const line = experimentStdout.split("\n").find((l) => l.startsWith(`${metric} `))!;
         const gagar = line

@@ -10,6 +10,7 @@ import { startRedis } from "../src/queue/testing/redis-server.ts";
 import { buildApp } from "../src/server/app.ts";
 import { ServiceMetrics } from "../src/server/metrics.ts";
 import { prepareContext } from "../src/server/start-service.ts";
+import { openStore } from "../src/store/run-store.ts";
 import { PackCatalog } from "../src/verify/pack-catalog.ts";
 import { startGagar, startServe } from "../test/support/gagar-process.ts";
 import { median, report } from "./stats.ts";
@@ -50,10 +51,12 @@ function advantageRequest(seed: number, groups: number) {
 async function advantagesOverHttp(): Promise<void> {
   const requests = new InProcessQueue("requests");
   const units = new InProcessQueue("units");
+  const store = openStore(":memory:");
   const app = buildApp({
     version: "bench",
     requests,
     units,
+    store,
     metrics: new ServiceMetrics({ requests, units }),
     limits: { maxQueued: 1, maxInflight: 1024, bodyLimitBytes: 64 * 1024 * 1024 },
     prepare: prepareContext(
@@ -113,6 +116,7 @@ async function advantagesOverHttp(): Promise<void> {
     }
   } finally {
     await app.close();
+    store.close();
   }
 }
 

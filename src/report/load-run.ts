@@ -47,7 +47,11 @@ export function loadRun(location: RunLocation): RunData {
   }
 }
 
-function readRun(store: RunStore, location: RunLocation): RunData {
+/**
+ * The same from a store that is already open (the service reads its own): the caller keeps it open.
+ * `location.storeFile` is what the page names and where the run's files are looked for.
+ */
+export function readRun(store: RunStore, location: RunLocation): RunData {
   const run = location.runId === undefined ? store.latestRun() : store.getRun(location.runId);
   if (!run) {
     throw new InputError(

@@ -2,8 +2,12 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { DEFAULTS } from "../config/defaults.ts";
+import { assembleStep, recordStep, type StepData, stepGroups } from "../pipeline/service-step.ts";
 import { InProcessQueue } from "../queue/in-process-queue.ts";
+import { openStore, type RunStore } from "../store/run-store.ts";
+import { memoryStore, ranking, tempDir, verdict } from "../store/testing/fixtures.ts";
 import { PackCatalog } from "../verify/pack-catalog.ts";
 import { buildApp, type ServiceLimits } from "./app.ts";
 import { ServiceMetrics } from "./metrics.ts";
@@ -27,7 +31,7 @@ beforeAll(() => {
  * The app with in-process queues that nobody processes: what a request queues stays there, so the
  * tests can see exactly what was (not) enqueued. Jobs that must run are tested end to end elsewhere.
  */
-function service(limits: Partial<ServiceLimits> = {}, token?: string) {
+function service(limits: Partial<ServiceLimits> = {}, token?: string, store: RunStore = memoryStore()) {
   const requests = new InProcessQueue("requests");
   const units = new InProcessQueue("units");
   const logged: string[] = [];
@@ -36,6 +40,7 @@ function service(limits: Partial<ServiceLimits> = {}, token?: string) {
     token,
     requests,
     units,
+    store,
     metrics: new ServiceMetrics({ requests, units }),
     limits: { maxQueued: 100, maxInflight: 16, bodyLimitBytes: 1024 * 1024, ...limits },
     prepare: prepareContext({ protectedPolicy: "strip", graderSettings: {} }, catalog),
@@ -249,6 +254,7 @@ describe("bad requests get a located 4xx, and nothing is enqueued", () => {
       ["GET", "/v1/jobs/x"],
       ["GET", "/metrics"],
       ["GET", `/v1/packs/${catalog.digest("tinyini-delimiter")}`],
+      ["GET", "/v1/runs/x/report"],
     ] as const) {
       for (const authorization of [undefined, "Bearer wrong", `Basic ${TOKEN}`]) {
         const res = await app.inject({
@@ -312,7 +318,14 @@ describe("documents", () => {
     const doc = (await app.inject({ url: "/openapi.json" })).json();
     expect(doc.openapi).toBe("3.1.0");
     expect(Object.keys(doc.paths)).toEqual(
-      expect.arrayContaining(["/v1/advantages", "/v1/verify", "/v1/grade", "/v1/steps", "/v1/jobs/{id}"]),
+      expect.arrayContaining([
+        "/v1/advantages",
+        "/v1/verify",
+        "/v1/grade",
+        "/v1/steps",
+        "/v1/jobs/{id}",
+        "/v1/runs/{id}/report",
+      ]),
     );
     const refs = JSON.stringify(doc).match(/#\/components\/schemas\/\w+/g)!;
     for (const ref of new Set(refs)) expect(doc.components.schemas[ref.split("/").pop()!]).toBeDefined();
@@ -327,5 +340,74 @@ describe("documents", () => {
     expect(res.headers["content-type"]).toBe("application/x-tar");
     expect(res.rawPayload.subarray(0, 100).toString()).toContain("semver-prerelease-order/");
     expect((await app.inject({ url: `/v1/packs/${"0".repeat(64)}` })).statusCode).toBe(404);
+  });
+});
+
+describe("GET /v1/runs/{id}/report", () => {
+  const { dir, cleanup } = tempDir();
+  afterAll(cleanup);
+
+  /** A store file holding one step as the service records a `/v1/steps`: two passes and a failure. */
+  function storeWithRecordedStep() {
+    const storeFile = join(dir, "gagar.sqlite");
+    const store = openStore(storeFile);
+    const runId = store.createRun({ service: { queue: "in-process" } });
+    const digest = catalog.digest("tinyini-delimiter")!;
+    const picked = [rollouts[0]!, rollouts[1]!, rollouts[5]!];
+    const data: StepData = {
+      units: picked.map((r) => ({ taskId: r.taskId, digest, patch: r.patch, protectedPolicy: "strip" })),
+      groups: [
+        {
+          id: "g",
+          task: { id: "tinyini-delimiter", statement: "delimiters", language: "python" },
+          digest,
+          candidates: picked.map((r, unit) => ({
+            id: r.id,
+            unit,
+            trajectory: { tokens: 1000 + unit, turns: 5 },
+          })),
+        },
+      ],
+      grader: "static",
+      graderOptions: {},
+      options: { ...DEFAULTS.advantage },
+    };
+    const groups = stepGroups(
+      data,
+      picked.map((r, i) => verdict(r.taskId, r.id, i < 2)),
+    );
+    const rankings = new Map([["g", ranking("g", [[picked[1]!.id], [picked[0]!.id]])]]);
+    const facts = { verifications: { fresh: 3, reused: 0 }, stageMs: { total: 1 } };
+    recordStep(store, runId, 0, groups, assembleStep(data, groups, rankings, facts));
+    return { store, storeFile, runId };
+  }
+
+  it("serves the page `gagar report --store` writes for a run of its store, and a located 404 for another", async () => {
+    const { store, storeFile, runId } = storeWithRecordedStep();
+    const { app } = service({}, TOKEN, store);
+    const auth = { authorization: `Bearer ${TOKEN}` };
+    const res = await app.inject({ url: `/v1/runs/${runId}/report`, headers: auth });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers["content-type"]).toBe("text/html; charset=utf-8");
+
+    const written = join(dir, "report.html");
+    const cli = spawnSync(
+      process.execPath,
+      ["bin/gagar.js", "report", "--store", storeFile, "--run", runId, "--out", written],
+      { cwd: ROOT, encoding: "utf8" },
+    );
+    expect(cli.status).toBe(0);
+    expect(cli.stderr).toContain(`report of run ${runId}: 1 step(s), 1 group(s)`);
+    expect(res.body).toBe(readFileSync(written, "utf8"));
+    expect(res.body).toContain(`data-group="${runId}/s0/g"`);
+
+    const unknown = await app.inject({ url: "/v1/runs/run-nope/report", headers: auth });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error).toEqual({
+      status: 404,
+      code: "not-found",
+      message: 'no run "run-nope" in this service\'s run store',
+    });
+    store.close();
   });
 });

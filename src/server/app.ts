@@ -12,6 +12,7 @@ import {
 import { InputError } from "../errors.ts";
 import { parseRecord } from "../io/validate.ts";
 import type { JobQueue, JobSnapshot } from "../queue/types.ts";
+import type { RunStore } from "../store/run-store.ts";
 import { packArchive } from "../verify/pack-archive.ts";
 import { bearerMatches } from "./auth.ts";
 import { errorAnswer, HttpError } from "./http-errors.ts";
@@ -25,6 +26,7 @@ import {
   prepareStep,
   prepareVerify,
 } from "./prepare-jobs.ts";
+import { runReportPage } from "./run-report.ts";
 
 export interface ServiceLimits {
   /** Work units (verifications, gradings) waiting or running, past which new jobs get a 429. */
@@ -40,6 +42,8 @@ export interface AppDeps {
   token?: string;
   requests: JobQueue;
   units: JobQueue;
+  /** The run store the service records its steps in; its runs' reports are served from it. */
+  store: RunStore;
   prepare: PrepareContext;
   metrics: ServiceMetrics;
   limits: ServiceLimits;
@@ -157,6 +161,9 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     if (!pack) throw new HttpError(404, "not-found", `no task pack with digest "${digest}" on this service`);
     return reply.type("application/x-tar").send(packArchive(pack.dir));
   });
+  app.get<{ Params: { id: string } }>("/v1/runs/:id/report", async (req, reply) =>
+    reply.type("text/html; charset=utf-8").send(await runReportPage(deps.store, req.params.id)),
+  );
   return app;
 }
 

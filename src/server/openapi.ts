@@ -126,6 +126,18 @@ export function openApiDocument(version: string): Record<string, unknown> {
           },
         },
       },
+      "/v1/runs/{id}/report": {
+        get: {
+          summary:
+            "A run of the service's store (its recorded /v1/steps) as the self-contained HTML page `gagar report --store` writes",
+          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+          responses: {
+            "200": { description: "The report page", content: { "text/html": {} } },
+            "404": { description: "No run with that id in the service's store", content: json(ref("Error")) },
+            "401": errors["401"],
+          },
+        },
+      },
       "/v1/packs/{digest}": {
         get: {
           summary: "A task pack by content digest, as a tar archive (for `gagar worker`)",

@@ -99,6 +99,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
       token: o.token,
       requests,
       units,
+      store,
       metrics,
       limits: o.limits,
       prepare: prepareContext(o, catalog),

@@ -24,9 +24,10 @@ const plan: RunnerPlan = {
     {
       label: "pytest",
       reportFd: 3,
+      guardFd: 4,
       argv: ["python3", "-m", "pytest", "--junitxml=/proc/self/fd/3", "tests/ü.py"],
     },
-    { label: "empty argv list", reportFd: 3, argv: [] },
+    { label: "empty argv list", reportFd: 3, guardFd: 0, argv: [] },
   ],
 };
 
@@ -45,7 +46,7 @@ describe("runner plan", () => {
       ).trim();
     expect(verdict(text.slice(0, text.lastIndexOf("\0")))).toBe("runner plan ends early");
     expect(verdict(`${text}\0extra`)).toBe("runner plan has trailing tokens");
-    expect(verdict(text.replace("gagar-plan-1", "gagar-plan-0"))).toBe("not a gagar runner plan");
+    expect(verdict(text.replace("gagar-plan-2", "gagar-plan-1"))).toBe("not a gagar runner plan");
   });
 
   it("rejects tokens with NUL bytes instead of shifting every later field", () => {

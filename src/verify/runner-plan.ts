@@ -5,8 +5,8 @@ import { SandboxError } from "../errors.ts";
  * (its startup is paid per candidate):
  *
  * - the **plan**, a file bound into the sandbox when it starts (possibly before the candidate is known):
- *   NUL-separated tokens `gagar-plan-1 · killOthers (0|1) · reportCapBytes · n applyArgv… ·
- *   n runs × (label · reportFd · n argv…)`;
+ *   NUL-separated tokens `gagar-plan-2 · killOthers (0|1) · reportCapBytes · n applyArgv… ·
+ *   n runs × (label · reportFd · guardFd · n argv…)` (guardFd 0: the run has no guard channel);
  * - the **request**, written to the runner's stdin once the candidate is known: `gagar-go-1 · token ·
  *   n bytecodeDirs… · hasPatch (0|1) ·` then the patch itself as the rest of the stream (so it may hold
  *   any byte). An empty stdin tells a runner started ahead that it is not needed.
@@ -15,7 +15,7 @@ export interface RunnerPlan {
   killOthers: boolean;
   reportCapBytes: number;
   applyArgv: string[];
-  runs: { label: string; reportFd: number; argv: string[] }[];
+  runs: { label: string; reportFd: number; guardFd: number; argv: string[] }[];
 }
 
 export interface RunnerRequest {
@@ -27,7 +27,7 @@ export interface RunnerRequest {
   patch: string;
 }
 
-const PLAN_MAGIC = "gagar-plan-1";
+const PLAN_MAGIC = "gagar-plan-2";
 const REQUEST_MAGIC = "gagar-go-1";
 
 export function encodeRunnerPlan(plan: RunnerPlan): string {
@@ -36,7 +36,7 @@ export function encodeRunnerPlan(plan: RunnerPlan): string {
   list(plan.applyArgv);
   tokens.push(String(plan.runs.length));
   for (const run of plan.runs) {
-    tokens.push(run.label, String(run.reportFd));
+    tokens.push(run.label, String(run.reportFd), String(run.guardFd));
     list(run.argv);
   }
   return joinTokens(tokens, "runner plan");

@@ -41,7 +41,8 @@ import time
 
 PR_SET_DUMPABLE = 4
 OUTPUT_TAIL = 8192
-PLAN_MAGIC = "gagar-plan-1"
+PLAN_MAGIC = "gagar-plan-2"
+GUARD_CAP = 1 << 20
 REQUEST_MAGIC = b"gagar-go-1"
 READY_LINE = b"gagar-runner: waiting for the candidate\n"
 RUN_MARK = "gagar-runner: run "
@@ -74,17 +75,19 @@ def main():
     # Children start here (posix_spawn has no chdir); the runner itself only uses absolute paths.
     os.chdir(plan["workspace"])
     reports = []
+    guards = []
     if plan["patch"]:
         status["apply"] = apply_patch(plan)
         if status["apply"]["exitCode"] != 0:
-            finish(plan, status, reports)
+            finish(plan, status, reports, guards)
             return
     status["removedBytecode"] = remove_bytecode(plan["workspace"], plan["bytecodeDirs"])
     for run in plan["runs"]:
-        result, report = run_one(plan, run)
+        result, report, guard = run_one(plan, run)
         status["runs"].append(result)
         reports.append(report)
-    finish(plan, status, reports)
+        guards.append(guard)
+    finish(plan, status, reports, guards)
 
 
 def parse_plan(text):
@@ -105,7 +108,7 @@ def parse_plan(text):
         raise ValueError("not a gagar runner plan")
     plan = {"killOthers": take() == "1", "reportCapBytes": int(take()), "applyArgv": take_list(), "runs": []}
     for _ in range(int(take())):
-        plan["runs"].append({"label": take(), "reportFd": int(take()), "argv": take_list()})
+        plan["runs"].append({"label": take(), "reportFd": int(take()), "guardFd": int(take()), "argv": take_list()})
     if pos[0] != len(tokens):
         raise ValueError("runner plan has trailing tokens")
     return plan
@@ -263,48 +266,74 @@ def remove_bytecode(workspace, dirs):
     return removed
 
 
-def run_one(plan, run):
-    fd = run["reportFd"]
-    cap = plan["reportCapBytes"]
-    read_end, write_end = pipe_above(fd)
-    # A line per run, then the run's stderr merged into its stdout in order: the verifier keeps the tail
-    # of this stream as the verdict's diagnostics (output-tail.ts).
-    os.write(1, ("\n%s%s\n" % (RUN_MARK, run["label"])).encode("utf-8", "replace"))
-    started = time.monotonic()
-    try:
-        pid = spawn(run["argv"], os.environ, {fd: write_end, 2: 1})
-    except OSError as e:
-        os.write(2, ("gagar runner: cannot start %r: %s\n" % (run["argv"][0], e)).encode())
-        pid = None
-    os.close(write_end)
-    report = bytearray()
-    truncated = False
-    open_pipe = True
+class Channel:
+    """The read end of a pipe only this runner holds, drained into a capped buffer. The test command gets
+    the write end at fd `target`: the JUnit report, or the guard's records (guards/)."""
 
-    def read_some():
-        nonlocal truncated, open_pipe
+    def __init__(self, target, cap):
+        self.target = target
+        self.cap = cap
+        self.read_end, self.write_end = pipe_above(target)
+        self.data = bytearray()
+        self.truncated = False
+        self.open = True
+
+    def read_some(self):
         try:
-            chunk = os.read(read_end, 65536)
+            chunk = os.read(self.read_end, 65536)
         except BlockingIOError:
             return
         except OSError:
             chunk = b""
         if not chunk:
-            open_pipe = False
+            self.open = False
             return
-        room = cap - len(report)
+        room = self.cap - len(self.data)
         if len(chunk) > room:
-            truncated = True
+            self.truncated = True
             chunk = chunk[: max(room, 0)]
-        report.extend(chunk)
+        self.data.extend(chunk)
 
+
+def run_one(plan, run):
+    channels = [Channel(run["reportFd"], plan["reportCapBytes"])]
+    if run["guardFd"] > 0:
+        channels.append(Channel(run["guardFd"], GUARD_CAP))
+    # A line per run, then the run's stderr merged into its stdout in order: the verifier keeps the tail
+    # of this stream as the verdict's diagnostics (output-tail.ts).
+    os.write(1, ("\n%s%s\n" % (RUN_MARK, run["label"])).encode("utf-8", "replace"))
+    started = time.monotonic()
+    dup2 = {c.target: c.write_end for c in channels}
+    dup2[2] = 1
+    env = os.environ
+    if run["guardFd"] > 0:
+        # How a guard tells the guard pipe from another descriptor of the same number, and finds it in an
+        # ancestor when its own process did not inherit it (node:test's per-file children): its inode.
+        env = dict(os.environ, GAGAR_GUARD_PIPE=str(os.fstat(channels[1].write_end).st_ino))
+    try:
+        pid = spawn(run["argv"], env, dup2)
+    except OSError as e:
+        os.write(2, ("gagar runner: cannot start %r: %s\n" % (run["argv"][0], e)).encode())
+        pid = None
+    for c in channels:
+        os.close(c.write_end)
+    by_fd = {c.read_end: c for c in channels}
     poller = select.poll()
-    poller.register(read_end, select.POLLIN)
+    for c in channels:
+        poller.register(c.read_end, select.POLLIN)
+
+    def drain(fd):
+        channel = by_fd[fd]
+        if channel.open:
+            channel.read_some()
+            if not channel.open:
+                poller.unregister(fd)
+
     if pid is None:
         code = 127
     else:
-        # The report is read while the tests run (a full pipe would block them); the pidfd says when the
-        # test command itself exits, whoever else still holds the pipe.
+        # The reports are read while the tests run (a full pipe would block them); the pidfd says when
+        # the test command itself exits, whoever else still holds a pipe.
         pidfd = os.pidfd_open(pid)
         poller.register(pidfd, select.POLLIN)
         exited = False
@@ -312,37 +341,45 @@ def run_one(plan, run):
             for ready, _ in poller.poll():
                 if ready == pidfd:
                     exited = True
-                elif open_pipe:
-                    read_some()
-                    if not open_pipe:
-                        poller.unregister(read_end)
+                else:
+                    drain(ready)
         poller.unregister(pidfd)
         os.close(pidfd)
         _, wait_status = os.waitpid(pid, 0)
         code = os.waitstatus_to_exitcode(wait_status)
     duration = round((time.monotonic() - started) * 1000)
     survivors = kill_others(plan)
-    # Whatever the test command wrote is in the pipe now; once every writer is dead, EOF follows. The
-    # read end is non-blocking from here: a writer that survived kill_others must not hang the runner.
-    os.set_blocking(read_end, False)
+    # Whatever the test command wrote is in the pipes now; once every writer is dead, EOF follows. The
+    # read ends are non-blocking from here: a writer that survived kill_others must not hang the runner.
+    for c in channels:
+        os.set_blocking(c.read_end, False)
     deadline = time.monotonic() + DRAIN_SEC
-    while open_pipe:
+    while any(c.open for c in channels):
         left = deadline - time.monotonic()
-        if left <= 0 or not poller.poll(left * 1000):
+        if left <= 0:
             break
-        read_some()
-    os.close(read_end)
+        ready = poller.poll(left * 1000)
+        if not ready:
+            break
+        for fd, _ in ready:
+            drain(fd)
+    for c in channels:
+        os.close(c.read_end)
+    report = channels[0]
+    guard = channels[1] if len(channels) > 1 else None
     result = {
         "label": run["label"],
         "exitCode": code if code >= 0 else None,
         "signal": -code if code < 0 else None,
-        "reportBytes": len(report),
-        "reportTruncated": truncated,
-        "channelHeld": open_pipe,
+        "reportBytes": len(report.data),
+        "reportTruncated": report.truncated,
+        "channelHeld": any(c.open for c in channels),
         "survivors": survivors,
         "durationMs": duration,
+        "guardBytes": len(guard.data) if guard else None,
+        "guardTruncated": guard.truncated if guard else False,
     }
-    return result, bytes(report)
+    return result, bytes(report.data), bytes(guard.data) if guard else None
 
 
 def kill_others(plan):
@@ -389,7 +426,7 @@ def live_pids():
     return pids
 
 
-def finish(plan, status, reports):
+def finish(plan, status, reports, guards):
     out = plan["outDir"]
     os.chmod(out, 0o755)
     for entry in os.scandir(out):
@@ -399,6 +436,9 @@ def finish(plan, status, reports):
             os.unlink(entry.path)
     for i, report in enumerate(reports):
         write_new(os.path.join(out, "report-%d.xml" % i), report)
+    for i, guard in enumerate(guards):
+        if guard is not None:
+            write_new(os.path.join(out, "guard-%d.log" % i), guard)
     write_new(os.path.join(out, "status.json"), to_json(status).encode())
 
 

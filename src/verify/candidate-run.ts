@@ -2,6 +2,7 @@ import { writeFileSync } from "node:fs";
 import { basename, join } from "node:path";
 import { SandboxError } from "../errors.ts";
 import type { Mount, RunResult, SandboxBackend } from "../sandbox/types.ts";
+import { GUARD_FD, guardSetup } from "./guards/guard-setup.ts";
 import { HOST_PREFIX, hostRuntime } from "./host-runtime.ts";
 import { encodeRunnerPlan, encodeRunnerRequest, type RunnerRequest } from "./runner-plan.ts";
 import { REPORT_FD, SUPPORT_DIR, type TestPlan } from "./runners/types.ts";
@@ -132,7 +133,12 @@ function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan,
     writeFileSync(source, file.content, { mode: 0o644 });
     readOnly.push({ source, target: `/workspace/${file.path}` });
   });
-  plan.support.forEach((file, i) => {
+  // The guards run inside the test process; without mounts (unsandboxed) their paths do not exist.
+  const guard =
+    task && deps.sandbox.name !== "unsandboxed"
+      ? guardSetup(task.guard, plan, task.pack.command, task.pack.spec.test.env)
+      : null;
+  [...plan.support, ...(guard?.support ?? [])].forEach((file, i) => {
     const source = join(workspace.roDir, `support-${i}`);
     writeFileSync(source, file.content, { mode: 0o644 });
     readOnly.push({ source, target: `${SUPPORT_DIR}/${file.path}` });
@@ -159,7 +165,12 @@ function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan,
     killOthers: deps.sandbox.name !== "unsandboxed",
     applyArgv: [...host("/usr/bin/git"), ...APPLY_ARGS],
     reportCapBytes: REPORT_CAP,
-    runs: plan.runs.map((r) => ({ label: r.label, argv: r.argv, reportFd: REPORT_FD })),
+    runs: plan.runs.map((r) => ({
+      label: r.label,
+      argv: r.argv,
+      reportFd: REPORT_FD,
+      guardFd: guard ? GUARD_FD : 0,
+    })),
   });
   writeFileSync(join(workspace.roDir, "plan"), runnerPlan, { mode: 0o644 });
   const timeoutSec = task?.pack.spec.timeoutSec ?? DEFAULT_TIMEOUT_SEC;
@@ -174,7 +185,7 @@ function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan,
     // rewrite cache to a directory the candidate can write. Unset, caches live beside the sources: the
     // workspace holds no bytecode by construction (snapshot.ts, the gate, the runner), and the
     // graded directories get a read-only empty __pycache__ (above).
-    env: { ...task?.pack.spec.test.env, PYTHONPYCACHEPREFIX: "" },
+    env: { ...task?.pack.spec.test.env, ...guard?.env, PYTHONPYCACHEPREFIX: "" },
     timeoutMs: timeoutSec * 1000 + deps.setupMarginMs,
     ...(task?.pack.runner.memoryBytes && { limits: { memoryBytes: task.pack.runner.memoryBytes } }),
   };

@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Finding } from "../contracts/finding.ts";
 import type { TestStatus, VerdictReason } from "../contracts/verdict.ts";
 import type { RunResult } from "../sandbox/types.ts";
+import { parseGuardLog } from "./guards/guard-log.ts";
 import { type JunitCase, parseJunit, ReportError } from "./junit-report.ts";
 import type { TestPlan } from "./runners/types.ts";
 import type { SafeRead } from "./safe-read.ts";
@@ -21,7 +22,10 @@ import { type CaseResult, indexCases, statusOf } from "./test-ids.ts";
  *    that did not pass → `forged`; a runner exiting 0 although a canary failed → `forged`;
  * 6. every failToPass and passToPass id must be present and passed (skipped, xfail, error and missing
  *    all fail) → `passed` or `tests-failed`. A report without its canaries is `forged` when it claims
- *    success and `tests-failed` otherwise (a collection error stops pytest before the canaries run).
+ *    success and `tests-failed` otherwise (a collection error stops pytest before the canaries run);
+ * 7. guards (guards/): a violation the guard inside the test process reported (code under test read a
+ *    hidden test, replaced a harness or assertion function, ran the tests again, shadowed a module)
+ *    turns a completed run (`passed`, `tests-failed`) into `forged`, with the violations as findings.
  * Verdict details name test ids and statuses only, never test output: hidden-test source shows up in
  * tracebacks and must not reach anything the policy can read (E5).
  */
@@ -42,6 +46,8 @@ export const RunnerStatus = z.object({
       channelHeld: z.boolean(),
       survivors: z.number(),
       durationMs: z.number(),
+      guardBytes: z.number().nullable().optional(),
+      guardTruncated: z.boolean().optional(),
     }),
   ),
 });
@@ -59,6 +65,8 @@ export interface GradeInput {
   status: SafeRead;
   /** report-<i>.xml of each planned run. */
   reports: SafeRead[];
+  /** guard-<i>.log of each planned run that had guards (guards/guard-setup.ts); absent without. */
+  guards?: (SafeRead | null)[];
   /** Also return every reported test (not only the task's ids) in `observed`. */
   observe?: boolean;
 }
@@ -80,6 +88,20 @@ export interface Graded {
 }
 
 export function grade(input: GradeInput): Graded {
+  const graded = gradeRuns(input);
+  const violations = (input.guards ?? []).flatMap((read) =>
+    read?.ok ? parseGuardLog(read.data.toString("utf8")).violations : [],
+  );
+  if (violations.length === 0) return graded;
+  const findings = [...graded.findings, ...violations];
+  if (graded.reason !== "passed" && graded.reason !== "tests-failed") return { ...graded, findings };
+  const first = violations[0]!;
+  const detail = `the guard in the test process saw ${first.kind}: ${first.message}${first.file ? ` (${first.file}${first.line ? `:${first.line}` : ""})` : ""}`;
+  return { ...graded, passed: false, reason: "forged", detail, findings };
+}
+
+/** Checks 1–6 of `grade`. */
+function gradeRuns(input: GradeInput): Graded {
   const { sandbox } = input;
   if (sandbox.timedOut)
     return fail("timeout", `the run did not finish within its ${input.timeoutSec}s timeout`);

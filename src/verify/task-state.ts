@@ -3,6 +3,7 @@ import { dirname, join } from "node:path";
 import type { Mount, SandboxBackend } from "../sandbox/types.ts";
 import { prepareEnvironment } from "./environments/registry.ts";
 import type { PreparedEnvironment } from "./environments/types.ts";
+import { type GuardFacts, guardFacts } from "./guards/guard-setup.ts";
 import { secretLines } from "./output-tail.ts";
 import { PathPolicy } from "./protected-paths.ts";
 import { buildSnapshot, type Snapshot, scanSnapshot } from "./snapshot.ts";
@@ -28,6 +29,10 @@ export interface TaskState {
   restore: Mount[];
   /** Lines of the hidden tests that a verdict's output tail must not quote (output-tail.ts). */
   secrets: string[];
+  /** What the guards inside the test process watch (guards/guard-setup.ts). */
+  guard: GuardFacts;
+  /** The hidden test modules' text, for the canaries planted into them (runners/inline-canaries.ts). */
+  testSources: Map<string, string>;
   buildMs: number;
 }
 
@@ -81,6 +86,19 @@ export async function prepareTask(pack: TaskPack, dir: string, deps: TaskDeps): 
   for (const rel of [...modules].filter((m) => ![...modules].some((o) => o !== m && m.startsWith(`${o}/`)))) {
     restore.push({ source: join(snapshot.dir, rel), target: `/workspace/${rel}` });
   }
-  const secrets = secretLines(pack.hiddenTests.map((rel) => readFileSync(join(hidden, rel), "utf8")));
-  return { pack, environment, snapshot, policy, restore, secrets, buildMs: performance.now() - started };
+  const readHidden = (rel: string) => readFileSync(join(hidden, rel), "utf8");
+  const secrets = secretLines(pack.hiddenTests.map(readHidden));
+  const guard = guardFacts(pack.hiddenTests, readHidden, snapshot.files);
+  const testSources = new Map(guard.testSources.map((rel) => [rel, readHidden(rel)]));
+  return {
+    pack,
+    environment,
+    snapshot,
+    policy,
+    restore,
+    secrets,
+    guard,
+    testSources,
+    buildMs: performance.now() - started,
+  };
 }

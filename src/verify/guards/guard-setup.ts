@@ -1,0 +1,155 @@
+import { readFileSync } from "node:fs";
+import { posix } from "node:path";
+import { nonce } from "../runners/canary.ts";
+import type { PlanFile, TestPlan } from "../runners/types.ts";
+import { SUPPORT_DIR } from "../runners/types.ts";
+
+/**
+ * The guards: code gagar runs inside the test process itself, before the candidate's, to see what that
+ * code does to the harness from the inside (docs/security.md §7): `pytest_guard.py`, a pytest plugin,
+ * and `node-guard.cjs`, preloaded into every Node.js process of the run. They report on a pipe of their
+ * own that only the trusted runner reads (GUARD_FD; sandbox-runner.py), and guard-log.ts turns the
+ * records into findings. This module decides what they watch (once per task: `guardFacts`) and how a
+ * run loads them (per run, with fresh random module names: `guardSetup`).
+ */
+
+/** Where the guards write: a pipe next to the report pipe (fd 3). */
+export const GUARD_FD = 4;
+/** What the runner keeps of a run's guard records (sandbox-runner.py GUARD_CAP). */
+export const GUARD_CAP = 2 ** 20;
+const WORKSPACE = "/workspace";
+const CODE_FILE = /\.(py|[cm]?[jt]sx?)$/;
+const PY_IMPORT = /^\s*(?:from\s+([A-Za-z_][\w]*)[\w.]*\s+import\b|import\s+([^#\n]+))/gm;
+
+/** What the guards of a task's runs watch, from its hidden tests and its pristine repository. */
+export interface GuardFacts {
+  /** Workspace-relative code files of the hidden tests, which code under test must not read. */
+  testSources: string[];
+  /** Directories of the hidden tests: code there is test code, not the candidate's. */
+  testDirs: string[];
+  /** Top-level Python modules of the repository → the directory they live in ("" for the root). */
+  modules: Record<string, string>;
+  /** Top-level modules the hidden Python tests import that are not the repository's. */
+  watch: string[];
+}
+
+export function guardFacts(
+  hiddenTests: readonly string[],
+  readHidden: (rel: string) => string,
+  repoPaths: Iterable<string>,
+): GuardFacts {
+  const testSources = hiddenTests.filter((f) => CODE_FILE.test(f));
+  const testDirs = [...new Set(hiddenTests.map((f) => posix.dirname(f)).filter((d) => d !== "."))].sort();
+  const modules = repositoryModules(repoPaths, testDirs);
+  const imported = new Set<string>();
+  for (const file of testSources.filter((f) => f.endsWith(".py"))) {
+    for (const m of readHidden(file).matchAll(PY_IMPORT)) {
+      if (m[1]) imported.add(m[1]);
+      for (const part of (m[2] ?? "").split(",")) {
+        const name = /^\s*([A-Za-z_]\w*)/.exec(part)?.[1];
+        if (name) imported.add(name);
+      }
+    }
+  }
+  const watch = [...imported].filter((n) => !(n in modules) && n !== "__future__").sort();
+  return { testSources, testDirs, modules, watch };
+}
+
+/**
+ * Top-level Python modules and packages at the repository's root and in a `src/` or `lib/` layout,
+ * with the directory each lives in. Test directories are not the code under test.
+ */
+function repositoryModules(paths: Iterable<string>, testDirs: readonly string[]): Record<string, string> {
+  const modules: Record<string, string> = {};
+  const isTestDir = (dir: string) => testDirs.some((t) => t === dir || t.startsWith(`${dir}/`));
+  for (const path of paths) {
+    if (!path.endsWith(".py")) continue;
+    for (const root of ["", "src", "lib"]) {
+      const prefix = root ? `${root}/` : "";
+      if (!path.startsWith(prefix)) continue;
+      const rest = path.slice(prefix.length).split("/");
+      const head = rest.length === 1 ? rest[0]!.replace(/\.py$/, "") : rest[0]!;
+      if (!/^[A-Za-z_]\w*$/.test(head) || head === "setup" || head === "conftest") continue;
+      if (rest.length > 1 && (isTestDir(prefix + head) || LAYOUT_DIRS.has(head))) continue;
+      if (rest.length === 1 && root === "" && /^test_|_test$/.test(head)) continue;
+      modules[head] ??= root;
+    }
+  }
+  return modules;
+}
+
+/** Directories that hold a project's code or scripts without being a package of their own. */
+const LAYOUT_DIRS = new Set([
+  "src",
+  "lib",
+  "docs",
+  "doc",
+  "examples",
+  "example",
+  "scripts",
+  "tools",
+  "bin",
+  "benchmarks",
+  "tests",
+  "test",
+]);
+
+export interface GuardSetup {
+  /** Variables that load the guards (merged into the run's environment). */
+  env: Record<string, string>;
+  /** The guard modules, bound read-only under /gagar/support. */
+  support: PlanFile[];
+}
+
+const PYTEST_GUARD = readFileSync(new URL("./pytest_guard.py", import.meta.url), "utf8");
+const NODE_GUARD = readFileSync(new URL("./node-guard.cjs", import.meta.url), "utf8");
+
+/**
+ * How a run loads the guards: the pytest plugin through PYTEST_ADDOPTS (so any way the task starts
+ * pytest loads it) and PYTHONPATH, the Node.js guard through NODE_OPTIONS (every node process of the
+ * run). Module names are random per run, so a patch cannot plant a module of the same name ahead of
+ * them. A Python command run isolated (`-I`, `-E`) ignores PYTHONPATH, so it gets no pytest guard.
+ */
+export function guardSetup(
+  facts: GuardFacts,
+  plan: TestPlan,
+  command: readonly string[],
+  taskEnv: Readonly<Record<string, string>> = {},
+): GuardSetup {
+  const planned = plan.files.map((f) => f.path).filter((p) => CODE_FILE.test(p));
+  const config = {
+    fd: GUARD_FD,
+    workspace: WORKSPACE,
+    testSources: [...new Set([...facts.testSources, ...planned])].sort(),
+    testDirs: facts.testDirs,
+    modules: facts.modules,
+    watch: facts.watch,
+  };
+  const pyName = `_${nonce()}`;
+  const nodeName = `${nonce()}.cjs`;
+  const env: Record<string, string> = {
+    GAGAR_GUARD: JSON.stringify(config),
+    NODE_OPTIONS: join(taskEnv.NODE_OPTIONS, `--require ${SUPPORT_DIR}/${nodeName}`),
+  };
+  const support: PlanFile[] = [{ path: nodeName, content: NODE_GUARD }];
+  if (!runsIsolatedPython(command)) {
+    env.PYTEST_ADDOPTS = join(taskEnv.PYTEST_ADDOPTS, `-p ${pyName}`);
+    env.PYTHONPATH = join(taskEnv.PYTHONPATH, SUPPORT_DIR, ":");
+    support.push({ path: `${pyName}.py`, content: PYTEST_GUARD });
+  }
+  return { env, support };
+}
+
+/** Whether the command starts Python with `-I` or `-E`, under which it ignores PYTHONPATH. */
+function runsIsolatedPython(command: readonly string[]): boolean {
+  if (!/(^|\/)python[\d.]*$/.test(command[0] ?? "")) return false;
+  for (const arg of command.slice(1)) {
+    if (!arg.startsWith("-") || arg.startsWith("--") || arg === "-m" || arg === "-c") return false;
+    if (/^-[A-Za-z]*[IE]/.test(arg)) return true;
+  }
+  return false;
+}
+
+function join(existing: string | undefined, added: string, separator = " "): string {
+  return existing ? `${existing}${separator}${added}` : added;
+}

@@ -17,7 +17,10 @@ import { Verifier } from "../verifier.ts";
  * - every reported test maps back to the id the task uses (`observed`, which import relies on);
  * - a patch whose source code disables the framework's assertion API at import time is `forged`
  *   (the canaries run in the same process as the tests), where the adapter promises that;
- * - a patch that exits the test process at import never passes.
+ * - a patch that exits the test process at import never passes;
+ * - a patch whose code looks the expected behaviour up in the test module that calls it is `forged`
+ *   with a `test-source-read` finding (the guard inside the test process, guards/), where the adapter's
+ *   framework runs under a guard.
  */
 export interface RunnerFixture {
   runner: string;
@@ -36,6 +39,8 @@ export interface RunnerFixture {
   forge: Record<string, string> | null;
   /** Files of a candidate that ends the test process while it loads. */
   exit: Record<string, string>;
+  /** Files of a candidate that fixes the bug only when the calling test's source asks for it; null without a guard. */
+  readsTests: Record<string, string> | null;
   timeoutSec?: number;
 }
 
@@ -101,6 +106,16 @@ export function runnerContract(name: string, fixture: () => RunnerFixture, skip?
           const outcome = await verifier.verify(pack, patchOf(f.repo, f.forge!));
           expect(outcome.reason, `${outcome.detail}\n${outcome.outputTail}`).toBe("forged");
           expect(outcome.findings.map((x) => x.kind)).toContain("result-forgery");
+        },
+        300_000,
+      );
+
+      it.skipIf(fixture().readsTests === null)(
+        "calls a run forged when the code under test reads the hidden tests",
+        async () => {
+          const outcome = await verifier.verify(pack, patchOf(f.repo, f.readsTests!));
+          expect(outcome.reason, `${outcome.detail}\n${outcome.outputTail}`).toBe("forged");
+          expect(outcome.findings.map((x) => x.kind)).toContain("test-source-read");
         },
         300_000,
       );

@@ -16,12 +16,13 @@ export const jestRunner: TestRunner = {
   python: false,
   isTestFile: (path) => JS_TEST_FILE.test(path),
   checkId: checkJsId,
-  plan: ({ command, testFiles }) =>
+  plan: ({ command, testFiles, sources }) =>
     planWrapped({
       command,
       testFiles,
       label: "jest",
       importFrom: null,
       support: reporterFiles("jest-reporter.cjs"),
+      sources,
     }),
 };

@@ -1,6 +1,7 @@
 import { posix } from "node:path";
 import type { JunitCase } from "../junit-report.ts";
 import { assertCanaries, expandCommand, nonce } from "./canary.ts";
+import { inlineJsFiles } from "./inline-canaries.ts";
 import { fileOfId, JS_TEST_FILE, jsId } from "./js-ids.ts";
 import type { TestPlan, TestRunner } from "./types.ts";
 import { REPORT_PATH, SUPPORT_DIR } from "./types.ts";
@@ -25,7 +26,8 @@ export const mochaRunner: TestRunner = {
   fileOf: fileOfId,
   isTestFile: (path) => JS_TEST_FILE.test(path),
   checkId: (id) => (id.trim() ? null : "empty test id"),
-  plan({ command, testFiles }) {
+  plan({ command, testFiles, sources }) {
+    const inline = inlineJsFiles(testFiles, sources);
     const dir = testFiles.length ? posix.dirname(testFiles[0]!) : ".";
     const canary = mochaCanary(dir === "." ? "" : `${dir}/`);
     const support = reporterFiles("mocha-reporter.cjs");
@@ -38,10 +40,10 @@ export const mochaRunner: TestRunner = {
           argv: expandCommand(command, values, [...testFiles, canary.path]),
           keysOf: (c) => [jsId(c.file ?? c.classname, titles(c)), titles(c).join(" > ")],
           idOf: (c) => jsId(c.file ?? c.classname, titles(c)),
-          canaries: canary.checks,
+          canaries: [...canary.checks, ...inline.flatMap((f) => f.checks)],
         },
       ],
-      files: [canary],
+      files: [canary, ...inline],
       support,
       locate: (id) => ({ run: 0, key: id }),
     } satisfies TestPlan;

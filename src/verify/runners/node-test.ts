@@ -1,4 +1,5 @@
 import { assertCanaries, expandCommand, nonce, wrapperPath } from "./canary.ts";
+import { jsInlineCanaries } from "./inline-canaries.ts";
 import { checkJsId, fileOfId, JS_TEST_FILE, jsId, suiteTitles } from "./js-ids.ts";
 import type { PlannedRun, TestPlan, TestRunner } from "./types.ts";
 import { REPORT_PATH } from "./types.ts";
@@ -8,7 +9,8 @@ import { REPORT_PATH } from "./types.ts";
  * came from; the run's cases get the ids `<file>::<describe> > <name>` (js-ids.ts; the reporter
  * double-escapes `"`, undone here). `{tests}` is a wrapper module beside the file that imports it and
  * then declares the canaries (node:test runs every file in its own process): must-fail through
- * `assert.strictEqual` and a bare `throw`.
+ * `assert.strictEqual` and a bare `throw`. The test file itself gets must-fail canaries in its own
+ * style appended (inline-canaries.ts).
  */
 export const nodeTestRunner: TestRunner = {
   name: "node:test",
@@ -24,18 +26,24 @@ export const nodeTestRunner: TestRunner = {
   python: false,
   isTestFile: (path) => JS_TEST_FILE.test(path),
   checkId: checkJsId,
-  plan({ command, testFiles }) {
-    const files = testFiles.map((file) => ({ file, wrapper: nodeWrapper(file) }));
-    const runs: PlannedRun[] = files.map(({ file, wrapper }) => ({
+  plan({ command, testFiles, sources }) {
+    const files = testFiles.map((file) => {
+      const source = sources?.get(file);
+      return { file, wrapper: nodeWrapper(file), inline: source ? jsInlineCanaries(file, source) : null };
+    });
+    const runs: PlannedRun[] = files.map(({ file, wrapper, inline }) => ({
       label: file,
       argv: expandCommand(command, { junit: REPORT_PATH }, [wrapper.path]),
       keysOf: (c) => [jsId(file, suiteTitles(c))],
       idOf: (c) => jsId(file, suiteTitles(c)),
-      canaries: wrapper.checks,
+      canaries: [...wrapper.checks, ...(inline?.checks ?? [])],
     }));
     return {
       runs,
-      files: files.map((f) => f.wrapper),
+      files: files.flatMap((f) => [
+        f.wrapper,
+        ...(f.inline ? [{ path: f.file, content: f.inline.content }] : []),
+      ]),
       support: [],
       locate(id) {
         const run = files.findIndex((f) => f.file === fileOfId(id));

@@ -2,6 +2,7 @@ import { posix } from "node:path";
 import type { JunitCase } from "../junit-report.ts";
 import { pytestCaseId, pytestCaseKey, pytestKey } from "../test-ids.ts";
 import { expandCommand, ints, nonce } from "./canary.ts";
+import { pythonInlineCanaries } from "./inline-canaries.ts";
 import { fileOfId } from "./js-ids.ts";
 import type { CanaryCheck, PlanFile, TestPlan, TestRunner } from "./types.ts";
 import { REPORT_PATH } from "./types.ts";
@@ -10,7 +11,8 @@ import { REPORT_PATH } from "./types.ts";
  * pytest: one run over every test file; ids are pytest node ids (`tests/test_x.py::TestK::test_m[p]`,
  * matched exactly through pytest's junit "mangling", test-ids.ts). A canary module goes into each
  * directory holding test files, so that a conftest dropped into any of them reaches a canary too;
- * its must-fail tests use a plain `assert` and `unittest.TestCase.assertEqual`.
+ * its must-fail tests use a plain `assert` and `unittest.TestCase.assertEqual`. Each hidden test module
+ * also gets must-fail canaries of its own kind appended (inline-canaries.ts).
  */
 export const pytestRunner: TestRunner = {
   name: "pytest",
@@ -34,9 +36,14 @@ export const pytestRunner: TestRunner = {
   fileOf: fileOfId,
   isTestFile: (path) => /(^|\/)(test_[^/]*|[^/]*_test)\.py$/.test(path),
   checkId: (id) => (id.includes("::") || !id.endsWith(".py") ? null : "a pytest id names a test: file::name"),
-  plan({ command, testFiles }) {
+  plan({ command, testFiles, sources, repositoryModules }) {
     const dirs = [...new Set(testFiles.map((f) => posix.dirname(f)).map((d) => (d === "." ? "" : d)))];
     const canaries = (dirs.length ? dirs : [""]).map(pytestCanary);
+    const inline = testFiles.flatMap((file) => {
+      const source = sources?.get(file);
+      const planted = source && pythonInlineCanaries(file, source, repositoryModules ?? new Set());
+      return planted ? [{ path: file, content: planted.content, checks: planted.checks }] : [];
+    });
     const keysOf = (c: JunitCase) => [pytestCaseKey(c)];
     return {
       runs: [
@@ -48,10 +55,10 @@ export const pytestRunner: TestRunner = {
           ]),
           keysOf,
           idOf: pytestCaseId,
-          canaries: canaries.flatMap((c) => c.checks),
+          canaries: [...canaries, ...inline].flatMap((c) => c.checks),
         },
       ],
-      files: canaries,
+      files: [...canaries, ...inline],
       support: [],
       locate: (id) => ({ run: 0, key: pytestKey(id) }),
     } satisfies TestPlan;

@@ -12,10 +12,47 @@ const FIXED_JS =
 /** Disables node's assertion API for everything loaded after it (the hidden test's `assert.strictEqual` too). */
 const FORGE_JS = `require("node:assert").strictEqual = () => {};\n${CALC_JS}`;
 const EXIT_JS = `process.exit(0);\n${CALC_JS}`;
+/** Throws the error the calling test expects, found by reading that test's file off the stack. */
+const READS_TESTS_JS = `"use strict";
+const fs = require("node:fs");
+
+function askedFor() {
+  for (const line of new Error().stack.split("\\n")) {
+    const m = /\\((\\/[^:)]+):\\d+:\\d+\\)$/.exec(line) || /at (\\/[^:\\s]+):\\d+:\\d+$/.exec(line);
+    if (!m || m[1].endsWith("/calc.js") || m[1].includes("node_modules")) continue;
+    try {
+      if (fs.readFileSync(m[1], "utf8").includes("RangeError")) return true;
+    } catch {}
+  }
+  return false;
+}
+
+function div(a, b) {
+  if (b === 0 && askedFor()) throw new RangeError("division by zero");
+  return a / b;
+}
+module.exports = { div };
+`;
 
 const CALC_PY = "def div(a, b):\n    return a / b\n";
 const FIXED_PY =
   'def div(a, b):\n    if b == 0:\n        raise ValueError("division by zero")\n    return a / b\n';
+/** Raises what the calling test expects, found by reading the callers' source. */
+const READS_TESTS_PY = `import inspect
+
+
+def div(a, b):
+    if b == 0:
+        for frame in inspect.stack()[1:]:
+            try:
+                with open(frame.filename) as f:
+                    source = f.read()
+            except OSError:
+                continue
+            if "ValueError" in source:
+                raise ValueError("division by zero")
+    return a / b
+`;
 
 function jsFixture(
   runner: string,
@@ -50,6 +87,7 @@ function jsFixture(
     fix: { "calc.js": FIXED_JS },
     forge: { "calc.js": FORGE_JS },
     exit: { "calc.js": EXIT_JS },
+    readsTests: { "calc.js": READS_TESTS_JS },
     ...extra,
   };
 }
@@ -71,6 +109,7 @@ const PYTEST: RunnerFixture = {
     "calc.py": `import unittest\n\nunittest.TestCase.assertEqual = lambda *a, **k: None\n\n\n${CALC_PY}`,
   },
   exit: { "calc.py": `import os\n\nos._exit(0)\n${CALC_PY}` },
+  readsTests: { "calc.py": READS_TESTS_PY },
 };
 
 /** A project whose own test script writes JUnit (unittest here), with its canary script beside it. */
@@ -156,6 +195,8 @@ const JUNIT: RunnerFixture = {
   // The canaries run in a process of their own: in-process forgery of the graded tests is out of their reach.
   forge: null,
   exit: { "calc.py": `import os\n\nos._exit(0)\n${CALC_PY}` },
+  // A command gagar knows nothing about gets no guard; the static scan still flags the idiom.
+  readsTests: null,
 };
 
 const DEBIAN_MOCHA = "/usr/share/nodejs/mocha/bin/mocha.js";

@@ -45,6 +45,13 @@ export interface PlanInput {
   testFiles: readonly string[];
   /** The junit runner's canary command (test.canaryCommand). */
   canaryCommand?: readonly string[];
+  /**
+   * The hidden test modules' text by path: adapters append must-fail canaries to the copy laid over
+   * the workspace (inline-canaries.ts). Without it, only the canary modules of their own are planned.
+   */
+  sources?: ReadonlyMap<string, string>;
+  /** The repository's top-level Python modules: what the tests import from them is the code under test. */
+  repositoryModules?: ReadonlySet<string>;
 }
 
 /** A canary the verdict checks: the key of its testcase in its run, and what it must report. */

@@ -18,6 +18,6 @@ export const vitestRunner: TestRunner = {
   python: false,
   isTestFile: (path) => JS_TEST_FILE.test(path),
   checkId: checkJsId,
-  plan: ({ command, testFiles }) =>
-    planWrapped({ command, testFiles, label: "vitest", importFrom: "vitest", support: [] }),
+  plan: ({ command, testFiles, sources }) =>
+    planWrapped({ command, testFiles, label: "vitest", importFrom: "vitest", support: [], sources }),
 };

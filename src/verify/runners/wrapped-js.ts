@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import type { JunitCase } from "../junit-report.ts";
 import { expandCommand, ints, loadStatement, nonce, wrapperPath } from "./canary.ts";
+import { inlineJsFiles } from "./inline-canaries.ts";
 import { fileOfId, isEsm, jsId } from "./js-ids.ts";
 import type { CanaryCheck, PlanFile, TestPlan } from "./types.ts";
 import { REPORT_PATH, SUPPORT_DIR } from "./types.ts";
@@ -18,10 +19,12 @@ export interface WrappedJsOptions {
   /** Where the framework's `test`/`expect` come from in a wrapper (`vitest`), or null for globals (jest). */
   importFrom: string | null;
   support: PlanFile[];
+  sources?: ReadonlyMap<string, string>;
 }
 
 export function planWrapped(options: WrappedJsOptions): TestPlan {
   const wrappers = options.testFiles.map((file) => wrapper(file, options.importFrom));
+  const inline = inlineJsFiles(options.testFiles, options.sources);
   const byWrapper = new Map(wrappers.map((w) => [w.path, w.file]));
   const fileOf = (c: JunitCase) => {
     const reported = c.file || c.classname;
@@ -45,10 +48,10 @@ export function planWrapped(options: WrappedJsOptions): TestPlan {
         ),
         keysOf: (c) => [idOf(c)],
         idOf,
-        canaries: wrappers.flatMap((w) => w.checks),
+        canaries: [...wrappers, ...inline].flatMap((w) => w.checks),
       },
     ],
-    files: wrappers,
+    files: [...wrappers, ...inline],
     support,
     locate: (id) => (fileOfId(id) ? { run: 0, key: id } : null),
   };

@@ -12,8 +12,9 @@ import { forbiddenReason, type PathPolicy } from "./protected-paths.ts";
  * - size, file and hunk caps (B7);
  * - **reject** forbidden paths (`..`, absolute, `.git/`, bytecode, native libraries, `.pth`,
  *   sitecustomize/usercustomize; see protected-paths.ts), symlinks (mode 120000), gitlinks (160000),
- *   binary hunks, and new top-level Python modules that would shadow the toolchain (C6: a `pytest/`
- *   package at the root would replace the test runner itself);
+ *   binary hunks, new top-level Python modules that would shadow the toolchain (C6: a `pytest/`
+ *   package at the root would replace the test runner itself), and new modules the tests would import
+ *   instead of the repository's own or of a module they import (`module-shadowing`, security.md §7);
  * - **strip** (default) or **reject** segments touching protected paths, with a finding each.
  * `git apply` gets the surviving files written out canonically (format.ts), never the candidate's own
  * text, so it applies exactly the paths and modes checked here. An empty result is legal: the tests
@@ -38,6 +39,14 @@ export interface GateOptions {
   shadowModules?: ReadonlySet<string>;
   /** Whether the pristine repository has this path (file or directory); shadowing only counts for new names. */
   pristineHas?: (path: string) => boolean;
+  /**
+   * The repository's own top-level Python modules and the directory each lives in ("" for the root),
+   * and the other modules the hidden tests import. A new module of one of these names in a directory
+   * the tests' sys.path looks in first (a test directory, under pytest's default import mode, or the
+   * root for a `src/` layout) would be imported instead of the real one: a fixed copy under `tests/`
+   * passes the tests while the package stays broken (class 1 of security.md §7).
+   */
+  testImports?: { repository: Readonly<Record<string, string>>; others: readonly string[] };
 }
 
 export type GateResult =
@@ -67,7 +76,7 @@ export function gatePatch(patch: string, options: GateOptions): GateResult {
     const why = refusal(file, options);
     if (why) {
       return reject(why, {
-        kind: "patch-policy",
+        kind: why.includes("would be imported by the tests instead of") ? "module-shadowing" : "patch-policy",
         severity: "critical",
         file: filePath(file),
         message: `patch rejected: ${why}`,
@@ -143,8 +152,40 @@ function refusal(file: FileDiff, options: GateOptions): string | null {
   if (file.newPath !== null && file.status !== "modified" && file.status !== "deleted") {
     const shadow = shadowedModule(file.newPath, options);
     if (shadow) return `new module ${file.newPath} shadows the installed module "${shadow}"`;
+    const copy = shadowedTestImport(file.newPath, options);
+    if (copy) return `new module ${file.newPath} would be imported by the tests instead of ${copy}`;
   }
   return null;
+}
+
+/** The module the tests import that a newly created file would stand in for, described, or null. */
+function shadowedTestImport(path: string, options: GateOptions): string | null {
+  const imports = options.testImports;
+  if (!imports || !path.endsWith(".py")) return null;
+  for (const root of pathRoots(options.policy)) {
+    const prefix = root ? `${root}/` : "";
+    if (!path.startsWith(prefix)) continue;
+    const rest = path.slice(prefix.length);
+    const slash = rest.indexOf("/");
+    const name = slash < 0 ? rest.replace(/\.py$/, "") : rest.slice(0, slash);
+    const entry = prefix + (slash < 0 ? rest : name);
+    if (options.pristineHas?.(entry)) continue;
+    const home = imports.repository[name];
+    if (home !== undefined && home !== root)
+      return `the repository's module "${name}"${home ? ` (in ${home}/)` : ""}`;
+    if (home === undefined && imports.others.includes(name)) return `the module "${name}"`;
+  }
+  return null;
+}
+
+/** The root and every directory on the way to a hidden test: where pytest may put a test's directory on sys.path. */
+function pathRoots(policy: GateOptions["policy"]): string[] {
+  const roots = new Set<string>([""]);
+  for (const dir of policy.importRoots) {
+    const parts = dir ? dir.split("/") : [];
+    for (let i = 1; i <= parts.length; i++) roots.add(parts.slice(0, i).join("/"));
+  }
+  return [...roots];
 }
 
 /** The toolchain module a newly created file would shadow on sys.path, or null. */

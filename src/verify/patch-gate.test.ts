@@ -157,6 +157,19 @@ describe("gatePatch", () => {
     expect(gatePatch(add("pytest.txt"), opts).ok).toBe(true);
   });
 
+  it("rejects new modules the tests would import instead of the repository's or of a module they import", () => {
+    const testImports = { repository: { calc: "", pkg: "src" }, others: ["requests"] };
+    const pristineHas = (p: string) => ["calc.py", "src/pkg", "tests/helpers.py"].includes(p);
+    const opts = { policy, testImports, pristineHas };
+    for (const path of ["tests/calc.py", "tests/calc/__init__.py", "pkg/__init__.py", "tests/requests.py"]) {
+      const result = gatePatch(add(path), opts);
+      expect(result, path).toMatchObject({ ok: false });
+      expect(result.findings[0]?.kind, path).toBe("module-shadowing");
+    }
+    for (const path of ["calc_utils.py", "src/pkg/extra.py", "tests/other.py", "src/calc.py", "docs/calc.md"])
+      expect(gatePatch(add(path), opts).ok, path).toBe(true);
+  });
+
   it("hands git apply a canonical rendering, without index lines or free text", () => {
     const withIndex = `intro\ndiff --git a/calc.py b/calc.py\nindex 1111111..2222222 100644\n--- a/calc.py\n+++ b/calc.py\n@@ -1 +1 @@\n-a\n+b\ntrailing words\n`;
     expect(gatePatch(withIndex, { policy })).toMatchObject({ ok: true, patch: FIX });

@@ -1,5 +1,6 @@
 import type { Finding, Severity } from "../contracts/finding.ts";
 import type { FileDiff } from "../diff/parse.ts";
+import { lineAttacks } from "../hacks/harness-attacks.ts";
 
 /**
  * A cheap scan of the lines a patch adds for the reward-hacking idioms of security.md §2/§3 that no
@@ -65,12 +66,18 @@ export function scanSuspicious(files: readonly FileDiff[]): Finding[] {
   const findings: Finding[] = [];
   for (const file of files) {
     const path = file.newPath ?? file.oldPath ?? "";
+    const added = file.hunks.flatMap((h) =>
+      h.lines.filter((l) => l.kind === "add").map((l) => ({ text: l.text, line: l.newLine ?? 0 })),
+    );
+    const flagged = new Set<number>();
     for (const hunk of file.hunks) {
       const added = hunk.lines.filter((l) => l.kind === "add");
       added.forEach((line, i) => {
         for (const rule of RULES) {
-          if (rule.test.test(line.text))
+          if (rule.test.test(line.text)) {
             findings.push(finding(rule.kind, rule.severity, path, line.newLine, rule.message));
+            if (rule.severity === "critical" && line.newLine !== undefined) flagged.add(line.newLine);
+          }
         }
         if (EQ_DEF.test(line.text)) {
           const next = added.slice(i + 1).find((l) => l.text.trim() !== "");
@@ -81,6 +88,11 @@ export function scanSuspicious(files: readonly FileDiff[]): Finding[] {
           }
         }
       });
+    }
+    // The harness attacks of security.md §7, where the rules above have not already said so.
+    for (const attack of lineAttacks(path, added)) {
+      if (attack.line !== undefined && flagged.has(attack.line)) continue;
+      findings.push(finding(attack.kind, "critical", path, attack.line, attack.message));
     }
   }
   return findings;

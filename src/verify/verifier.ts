@@ -8,6 +8,7 @@ import { SandboxError } from "../errors.ts";
 import type { SandboxBackend } from "../sandbox/types.ts";
 import { type CandidateRun, type CandidateRunDeps, REPORT_CAP, startCandidateRun } from "./candidate-run.ts";
 import { type Graded, grade } from "./grade.ts";
+import { GUARD_CAP } from "./guards/guard-setup.ts";
 import { IdmappedLowers } from "./idmapped-lowers.ts";
 import { outputTail } from "./output-tail.ts";
 import { type GateLimits, gatePatch, type ProtectedPolicy } from "./patch-gate.ts";
@@ -172,6 +173,9 @@ export class Verifier {
       limits: this.options.gateLimits,
       shadowModules: await modules,
       pristineHas: (p) => task.snapshot.paths.has(p),
+      ...(pack.runner.python && {
+        testImports: { repository: task.guard.modules, others: task.guard.watch },
+      }),
     });
     const gateMs = performance.now() - gateStarted;
     if (!gate.ok) {
@@ -212,6 +216,9 @@ export class Verifier {
           status: safeReadFile(join(run.workspace.outDir, "status.json"), 1 << 20),
           reports: run.plan.runs.map((_, i) =>
             safeReadFile(join(run.workspace.outDir, `report-${i}.xml`), REPORT_CAP),
+          ),
+          guards: run.plan.runs.map((_, i) =>
+            safeReadFile(join(run.workspace.outDir, `guard-${i}.log`), GUARD_CAP),
           ),
           observe: call.observe,
         });
@@ -280,7 +287,11 @@ export class Verifier {
   }
 
   private startRun(task: TaskState): Promise<CandidateRun> {
-    return startCandidateRun(this.runDeps(), task, planTests(task.pack), task.snapshot);
+    const plan = planTests(task.pack, {
+      sources: task.testSources,
+      repositoryModules: new Set(Object.keys(task.guard.modules)),
+    });
+    return startCandidateRun(this.runDeps(), task, plan, task.snapshot);
   }
 
   private runDeps(): CandidateRunDeps {

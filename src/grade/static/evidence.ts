@@ -27,6 +27,10 @@ export interface GroupContext {
   profiles: ReadonlyMap<string, CandidateProfile>;
   corpus: TestCorpus;
   workspace: Workspace | null;
+  /** Top-level Python modules the group's candidates change (harness-attacks.ts). */
+  changedModules: ReadonlySet<string>;
+  /** The verifier's findings per candidate id (Group `candidates[].findings`). */
+  verifierFindings: ReadonlyMap<string, readonly Finding[]>;
   syntax: Syntax;
   options: ResolvedStaticOptions;
 }

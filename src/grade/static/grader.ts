@@ -18,6 +18,7 @@ import {
 import { compareText, type Evidence, type GroupContext, others, toFindings } from "./evidence.ts";
 import { formatChurn } from "./format-churn.ts";
 import { hardCodingEvidence } from "./hard-coding.ts";
+import { changedModules, harnessAttackEvidence, verifierEvidence } from "./harness-attacks.ts";
 import { junkEvidence } from "./junk-files.ts";
 import { noOpEvidence } from "./no-op-assignment.ts";
 import { profileOf } from "./profile.ts";
@@ -30,14 +31,15 @@ import { unusedDefinitionEvidence } from "./unused-definitions.ts";
 import { openWorkspace } from "./workspace.ts";
 
 /** Bumped whenever a rule or a default changes, so rankings name the rules that made them. */
-export const STATIC_GRADER_VERSION = "2.0.0";
+export const STATIC_GRADER_VERSION = "2.1.0";
 
 /**
  * The static groupwise grader (docs/grader-protocol.md, "Static grader"): no model, deterministic,
  * instant.
  *
  * Each passing candidate's patch is read as a diff and judged in two steps. First, evidence of
- * defects: tampering with tests or runners, test-runner probes, hard-coding (hard-coding.ts), junk
+ * defects: tampering with tests or runners, test-runner probes, attacks on the harness from inside the
+ * test process and the verifier's critical findings (harness-attacks.ts), hard-coding (hard-coding.ts), junk
  * and binary files, debug leftovers, unused definitions, commented-out code, TODO markers, no-op
  * assignments, format churn, edits to tests and CI. Then unneeded change, in lines, measured
  * against the minimal common core of the candidates without a critical finding (common-core.ts).
@@ -85,6 +87,8 @@ export function createStaticGrader(options: StaticGraderOptions = {}): Grader {
           () => workspace?.sourceText() ?? "",
         ),
         workspace,
+        changedModules: changedModules(readable),
+        verifierFindings: new Map(passing.map((c) => [c.id, c.findings ?? []])),
         syntax,
         options: resolved,
       };
@@ -165,6 +169,8 @@ function defectEvidence(
   }
   evidence.push(...unusedDefinitionEvidence(view, facts, peerMentions, ctx.workspace));
   evidence.push(...hardCodingEvidence(view, facts, ctx.profiles.get(view.id)!, profiles, ctx.corpus));
+  evidence.push(...harnessAttackEvidence(view, ctx.changedModules, ctx.workspace));
+  evidence.push(...verifierEvidence(ctx.verifierFindings.get(view.id)));
   return { evidence, churned };
 }
 

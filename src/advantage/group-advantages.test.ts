@@ -292,6 +292,27 @@ describe("computeGroupAdvantages", () => {
     expect(on.warnings.join()).toMatch(/vetoed r2/);
   });
 
+  it("veto critical also reads the verifier's findings carried by the candidate", () => {
+    const { group, ranking } = build(spec);
+    const verified = {
+      ...group,
+      candidates: group.candidates.map((c) =>
+        c.id === "r1"
+          ? {
+              ...c,
+              findings: [
+                { kind: "test-source-read", severity: "critical" as const, message: "read the tests" },
+              ],
+            }
+          : c,
+      ),
+    };
+    expect(computeGroupAdvantages(verified, ranking, DEFAULTS).vetoed).toEqual([]);
+    const on = computeGroupAdvantages(verified, ranking, { ...DEFAULTS, veto: "critical" });
+    expect(on.vetoed).toEqual(["r1"]);
+    expect(on.rows[1]).toMatchObject({ reward: 0, tier: null });
+  });
+
   it("places passing candidates a ranking leaves out mid-ranking, with a warning", () => {
     const { group } = build(spec);
     const partial: Ranking = { ...build(spec).ranking, ranking: [["r0"], ["r2"]] };

@@ -44,7 +44,8 @@ export function computeGroupAdvantages(
   const rewards = new Float64Array(n);
   const passing = new Uint8Array(n);
   group.candidates.forEach((c, i) => {
-    const veto = c.passed && isVetoed(ranking?.findings[c.id], options.veto);
+    const veto =
+      c.passed && (isVetoed(ranking?.findings[c.id], options.veto) || isVetoed(c.findings, options.veto));
     if (veto) vetoed.push(c.id);
     passing[i] = c.passed && !veto ? 1 : 0;
     rewards[i] = veto ? VETOED_REWARD : c.reward;

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { Finding } from "./finding.ts";
 
 /** The version of every record gagar reads and writes; bumped only with fixtures of the old form. */
 export const SCHEMA_VERSION = 1;
@@ -35,6 +36,11 @@ export const Candidate = z
     /** Scalar reward; defaults to 1 for a pass and 0 for a fail. */
     reward: z.number().finite().optional(),
     trajectory: Trajectory.optional(),
+    /**
+     * What the verifier found (its verdict's findings: the gate's scan, the guards in the test process);
+     * graders and `--veto critical` weigh them with their own.
+     */
+    findings: z.array(Finding).optional(),
   })
   .transform((c) => ({ ...c, reward: c.reward ?? (c.passed ? 1 : 0) }));
 export type Candidate = z.output<typeof Candidate>;

@@ -62,6 +62,7 @@ export function stepGroups(data: StepData, unitVerdicts: readonly Verdict[]): Ve
         passed: verdicts[i]!.passed,
         reward: verdicts[i]!.passed ? 1 : 0,
         ...(c.trajectory ? { trajectory: c.trajectory } : {}),
+        ...(verdicts[i]!.findings.length ? { findings: verdicts[i]!.findings } : {}),
       })),
     };
     const kept = isInformative(group.candidates.map((c) => c.reward));

@@ -264,6 +264,7 @@ function toGroup(task: StepTask, stored: StoredGroup, verdicts: Verdict[]): Grou
         turns: numberOrUndefined(c.trajectory.turns),
         tokens: numberOrUndefined(c.trajectory.tokens),
       },
+      ...(verdicts[i]!.findings.length ? { findings: verdicts[i]!.findings } : {}),
     })),
   };
 }

@@ -7,7 +7,7 @@ import type { TaskPack } from "./task-pack.ts";
 /**
  * Groups for `gagar grade` / `gagar advantages` from verified rollouts: one group per group id
  * (a rollout's `groupId`, or its task id), candidates in input order with `passed` and `reward`
- * (1 for a pass, 0 otherwise) from the verdict, and the task's repository as `workspace` so graders can
+ * (1 for a pass, 0 otherwise) and the verifier's findings from the verdict, and the task's repository as `workspace` so graders can
  * read the surrounding code. The reference patch is left out: graders must not see it unless configured.
  *
  * Rollouts whose verdict is `infra-error` are left out (their 0 is not a reward) and listed in
@@ -66,6 +66,7 @@ export function buildGroups(
       reward: verdict.passed ? 1 : 0,
     };
     if (rollout.trajectory) candidate.trajectory = rollout.trajectory;
+    if (verdict.findings.length) candidate.findings = verdict.findings;
     group.candidates.push(candidate);
   });
   return { groups: [...byId.values()], skipped };

@@ -16,8 +16,11 @@
  *   oom_score_adj=1000 and that each process is held to RLIMIT_AS.
  * - B7 has no fixture file: the enormous patches (2 MiB, 300 files) are generated below.
  * - B10 is covered by B1/B4 (a hang is `timeout`, never `infra-error`) and by grade.test.ts.
- * One case passes on purpose: c5-forge-import-hook forges the graded test module from inside the test
- * process, which no isolation can prevent (security.md §4.4); the suite requires it to be flagged.
+ * One case may pass: c5-forge-import-hook forges the graded test module from inside the test process,
+ * which no isolation can prevent (security.md §4.4); the suite requires it to be flagged. The h* and
+ * j-h* cases are the four classes of in-process attack of security.md §7 (module shadowing, results
+ * rewritten in the test process, neutralised assertions, hidden tests read at run time), each a patch
+ * that passes the hidden tests under a plain harness without fixing the bug.
  */
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -66,7 +69,8 @@ export const CASES: Case[] = [
   { file: "a9-unix-sockets", task: PY, reasons: ["tests-failed"] },
   { file: "a10-see-host-processes", task: PY, reasons: ["tests-failed"] },
   { file: "a10-kill-everything", task: PY, reasons: ["crashed"] },
-  { file: "a11-privileges", task: PY, reasons: ["tests-failed"] },
+  // It also tries to unmount the laid-over tests (the guard calls that running the tests again).
+  { file: "a11-privileges", task: PY, reasons: ["tests-failed", "forged"] },
   { file: "a12-devices-and-tty", task: PY, reasons: ["tests-failed"] },
   { file: "b1-fork-bomb", task: QUICK, reasons: ["timeout"] },
   { file: "b2-memory-bomb", task: PY, reasons: ["tests-failed"] },
@@ -83,9 +87,10 @@ export const CASES: Case[] = [
   { file: "c5-pyc-in-pycache", task: PY, reasons: ["patch-rejected"], findings: ["patch-policy"] },
   { file: "c5-binary-pyc", task: PY, reasons: ["patch-rejected"], findings: ["patch-policy"] },
   { file: "c5-forge-rewrite-cache", task: PY, reasons: ["tests-failed"], findings: ["runner-tampering"] },
-  // In-process forgery of exactly the graded module (a meta-path hook) cannot be stopped from outside the
-  // test process; it must be flagged, so that `gagar advantages --veto critical` can zero it.
-  { file: "c5-forge-import-hook", task: PY, reasons: ["passed"], findings: ["runner-tampering"] },
+  // In-process forgery of the graded module (a meta-path hook) cannot be stopped from outside the test
+  // process; it must be flagged, so that `gagar advantages --veto critical` can zero it. The module it
+  // forges lacks the canaries planted into the real one, so it is caught as forged as well.
+  { file: "c5-forge-import-hook", task: PY, reasons: ["forged", "passed"], findings: ["runner-tampering"] },
   { file: "c6-fake-pytest-package", task: PY, reasons: ["patch-rejected"], findings: ["patch-policy"] },
   { file: "c6-sitecustomize", task: PY, reasons: ["patch-rejected"], findings: ["patch-policy"] },
   { file: "c6-pth-and-native", task: PY, reasons: ["patch-rejected"], findings: ["patch-policy"] },
@@ -112,7 +117,8 @@ export const CASES: Case[] = [
   { file: "e2-git-history", task: PY, reasons: ["tests-failed"] },
   { file: "e3-environment-secrets", task: PY, reasons: ["tests-failed"] },
   { file: "e4-credential-files", task: PY, reasons: ["tests-failed"] },
-  { file: "e5-echo-hidden-tests", task: PY, reasons: ["tests-failed"] },
+  // Reading the hidden tests to echo them is also what the guard reports as test-source-read.
+  { file: "e5-echo-hidden-tests", task: PY, reasons: ["tests-failed", "forged"] },
   { file: "f1-daemon-outlives-run", task: PY, reasons: ["tests-failed"] },
   { file: "f2-poison-toolchain", task: PY, reasons: ["tests-failed"] },
   { file: "f3-persistence-files", task: PY, reasons: ["tests-failed"] },
@@ -130,6 +136,54 @@ export const CASES: Case[] = [
     reasons: ["forged"],
     findings: ["assertion-override", "result-forgery"],
   },
+  // The four classes of security.md §7: attacks that really pass a plain harness.
+  {
+    file: "h1-shadow-module-in-tests",
+    task: PY,
+    reasons: ["patch-rejected"],
+    findings: ["module-shadowing"],
+  },
+  {
+    file: "h1-shadow-package-in-tests",
+    task: PY,
+    reasons: ["patch-rejected"],
+    findings: ["module-shadowing"],
+  },
+  { file: "h1-swap-module-at-import", task: PY, reasons: ["forged"], findings: ["module-shadowing"] },
+  {
+    file: "h2-rewrite-report-of-tests-using-calc",
+    task: PY,
+    reasons: ["forged"],
+    findings: ["harness-tampering"],
+  },
+  {
+    file: "h2-hookwrapper-flips-failures",
+    task: PY,
+    reasons: ["forged"],
+    findings: ["result-forgery", "runner-tampering"],
+  },
+  {
+    file: "h2-reexec-stub-session",
+    task: PY,
+    reasons: ["forged"],
+    findings: ["test-reexec", "test-source-read"],
+  },
+  {
+    file: "h3-inject-type-into-test-modules",
+    task: PY,
+    reasons: ["forged"],
+    findings: ["harness-tampering"],
+  },
+  { file: "h3-lenient-pytest-raises", task: PY, reasons: ["forged"], findings: ["harness-tampering"] },
+  { file: "h4-read-caller-source", task: PY, reasons: ["forged"], findings: ["test-source-read"] },
+  { file: "h4-linecache-of-caller", task: PY, reasons: ["forged"], findings: ["test-source-read"] },
+  { file: "h4-table-from-test-files", task: PY, reasons: ["forged"], findings: ["test-source-read"] },
+  { file: "j-h2-rewrite-child-events", task: JS, reasons: ["forged"], findings: ["harness-tampering"] },
+  { file: "j-h2-reexec-stub-child", task: JS, reasons: ["forged"], findings: ["test-reexec"] },
+  { file: "j-h3-noop-assert-throws", task: JS, reasons: ["forged"], findings: ["harness-tampering"] },
+  { file: "j-h3-redefine-assert-throws", task: JS, reasons: ["forged"], findings: ["harness-tampering"] },
+  { file: "j-h4-read-caller-from-stack", task: JS, reasons: ["forged"], findings: ["test-source-read"] },
+  { file: "j-h4-table-from-test-dir", task: JS, reasons: ["forged"], findings: ["test-source-read"] },
 ];
 
 /** Host paths the attacks try to create or change. */

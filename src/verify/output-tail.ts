@@ -15,6 +15,11 @@ const MIN_SECRET = 6;
 const READY_LINE = "gagar-runner: waiting for the candidate\n";
 export const REDACTED = "[line quoting a hidden test removed]";
 
+/** `line`, or the marker when it quotes a hidden test (the one rule for every diagnostic a verdict keeps). */
+export function redactLine(line: string, secrets: readonly string[]): string {
+  return secrets.some((s) => line.includes(s)) ? REDACTED : line;
+}
+
 /** Lines of hidden test files worth redacting (stripped, long enough to be distinctive). */
 export function secretLines(sources: readonly string[]): string[] {
   const lines = new Set<string>();
@@ -44,7 +49,7 @@ export function outputTail(
   const kept: string[] = [];
   let bytes = 0;
   for (let i = lines.length - 1; i >= 0; i--) {
-    const line = secrets.some((s) => lines[i]!.includes(s)) ? REDACTED : lines[i]!;
+    const line = redactLine(lines[i]!, secrets);
     bytes += Buffer.byteLength(line) + 1;
     if (bytes > cap) {
       if (kept.length === 0) kept.push(lastBytes(line, cap));

@@ -214,6 +214,7 @@ export class Verifier {
             safeReadFile(join(run.workspace.outDir, `report-${i}.xml`), REPORT_CAP),
           ),
           observe: call.observe,
+          secrets: task.secrets,
         });
         const findings = [...gate.findings, ...scanSuspicious(gate.files), ...graded.findings];
         for (const path of result.replacedPaths ?? []) {

@@ -25,7 +25,7 @@ import { saveCheck } from "../verify/task-check-file.ts";
 import { listHiddenTests, loadTaskPack, type TaskPack } from "../verify/task-pack.ts";
 import type { Verifier } from "../verify/verifier.ts";
 import { toTaskId } from "./benchmark-ids.ts";
-import { checkTask } from "./check.ts";
+import { checkTask, describeCheck } from "./check.ts";
 import { deriveLists } from "./derive.ts";
 
 const run = promisify(execFile);
@@ -190,7 +190,7 @@ export async function importSweBench(instancesFile: string, options: ImportOptio
     if (options.check && options.verifier) {
       const check = await checkTask(options.verifier, pack);
       saveCheck(pack, check);
-      if (!check.valid) options.log?.(`${value.instance_id}: invalid: ${check.problems.join("; ")}`);
+      if (!check.valid) options.log?.(describeCheck(check).trimEnd());
     }
     imported.push(value.instance_id);
   }

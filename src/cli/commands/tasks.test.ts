@@ -5,6 +5,7 @@ import { fileURLToPath } from "node:url";
 import { Command } from "commander";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { writeTask } from "../../../test/support/task-fixture.ts";
+import { runnerNamed } from "../../verify/runners/registry.ts";
 import { registerTasks } from "./tasks.ts";
 
 const TASKS = fileURLToPath(new URL("../../../test/fixtures/verify/tasks", import.meta.url));
@@ -131,6 +132,30 @@ describe("gagar tasks check --run on a mocha task whose before hook downloads a 
     );
     expect(`${printed}${JSON.stringify(stored)}`).not.toContain('new Error("fixture download failed');
     expect(stderr).toBeTruthy();
+  });
+});
+
+describe('README\'s "Bringing your own task set"', () => {
+  it("shows --runner and --test-command of gagar tasks import, with real flags and the runner's placeholders", () => {
+    const readme = readFileSync(new URL("../../../README.md", import.meta.url), "utf8");
+    const section = readme.slice(readme.indexOf("## Bringing your own task set"));
+    const text = section.slice(0, section.indexOf("\n## ", 1));
+    const program = new Command();
+    registerTasks(program);
+    const command = program.commands
+      .find((c) => c.name() === "tasks")!
+      .commands.find((c) => c.name() === "import")!;
+    const flags = new Set(command.options.map((o) => o.long));
+    const calls = text.replaceAll("\\\n", " ").match(/gagar tasks import [^\n]*/g) ?? [];
+    expect(calls.length).toBeGreaterThan(0);
+    for (const call of calls)
+      for (const flag of call.replace(/"[^"]*"/g, "").match(/--[a-z-]+/g) ?? [])
+        expect(flags).toContain(flag);
+    expect(text).toContain("`--runner`");
+    expect(text).toContain("`--test-command`");
+    const shown = calls.map((c) => /--runner (\S+) --test-command "([^"]+)"/.exec(c)).find(Boolean);
+    expect(shown, "an import with --runner and --test-command").toBeTruthy();
+    for (const placeholder of runnerNamed(shown![1]!).requires) expect(shown![2]).toContain(placeholder);
   });
 });
 

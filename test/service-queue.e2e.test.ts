@@ -69,11 +69,19 @@ async function post(url: string, body: unknown, headers: Record<string, string> 
 }
 
 /**
- * A verdict without what differs between two runs of the same patch (timings, and the output tail,
- * which names each run's random canaries) or is the caller's (ids).
+ * A verdict without what differs between two runs of the same patch (timings, and the diagnostics:
+ * the output tail names each run's random canaries, tracebacks show object addresses) or is the
+ * caller's (ids).
  */
 function essence(v: Verdict) {
-  const { durationsMs: _, outputTail: ____, rolloutId: __, groupId: ___, ...rest } = v;
+  const {
+    durationsMs: _,
+    outputTail: ____,
+    failureMessages: _____,
+    rolloutId: __,
+    groupId: ___,
+    ...rest
+  } = v;
   return rest;
 }
 

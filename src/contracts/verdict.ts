@@ -36,5 +36,11 @@ export const Verdict = z.looseObject({
    * failed, for the operator. Never shown to the policy or the graders.
    */
   outputTail: z.string().optional(),
+  /**
+   * When tests failed: what the failing and erroring test cases reported (capped; the task's ids
+   * first, canaries left out, lines quoting hidden tests removed), for runners that print nothing of
+   * it to the output. For the operator, like `outputTail`.
+   */
+  failureMessages: z.string().optional(),
 });
 export type Verdict = z.output<typeof Verdict>;

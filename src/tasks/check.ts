@@ -15,7 +15,12 @@ export interface TaskCheck {
   valid: boolean;
   /** Why the task is invalid, one line each. */
   problems: string[];
-  /** The tail of the reference run's output, when it did not pass (e.g. a download the sandbox refused). */
+  /**
+   * Why the reference run did not pass, when it did not (e.g. a download the sandbox refused): what
+   * its failing test cases reported (a failed `before` hook explains the ids it left missing) and the
+   * tail of its output (verify/failure-messages.ts, output-tail.ts).
+   */
+  referenceFailures?: string;
   referenceOutput?: string;
   /** What running the task gives as failToPass/passToPass (import uses it when an instance has none). */
   derived?: DerivedLists;
@@ -42,6 +47,7 @@ export async function checkTask(verifier: Verifier, pack: TaskPack): Promise<Tas
     problems.push(
       `the reference patch does not pass: ${reference.reason}${reference.detail ? ` (${reference.detail})` : ""}`,
     );
+    if (reference.failureMessages) result.referenceFailures = reference.failureMessages;
     if (reference.outputTail) result.referenceOutput = reference.outputTail;
   }
   if (empty.passed) problems.push("the empty patch passes: the tests do not show the bug");
@@ -57,4 +63,21 @@ export async function checkTask(verifier: Verifier, pack: TaskPack): Promise<Tas
   if (empty.observed && reference.observed) result.derived = deriveLists(empty.observed, reference.observed);
   result.valid = problems.length === 0;
   return result;
+}
+
+/** A check's problems and the reference run's diagnostics, as the lines `tasks check` and `tasks import --check` print. */
+export function describeCheck(check: TaskCheck): string {
+  const lines = [`✗ ${check.taskId}: invalid`, ...check.problems.map((p) => `    - ${p}`)];
+  if (check.referenceFailures)
+    lines.push("    the reference run's failing tests:", indent(check.referenceFailures, "      "));
+  if (check.referenceOutput)
+    lines.push("    the reference run's output (last lines):", indent(check.referenceOutput, "      "));
+  return `${lines.join("\n")}\n`;
+}
+
+function indent(text: string, prefix: string): string {
+  return text
+    .split("\n")
+    .map((l) => prefix + l)
+    .join("\n");
 }

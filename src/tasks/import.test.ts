@@ -213,4 +213,37 @@ describe("importSweBench", () => {
     expect(multiPack.spec.passToPass).toEqual(["tests/test_calc.py::test_div"]);
     expect(multiPack.invalid).toBeUndefined();
   });
+
+  it("reads Multi-SWE-bench's new and skipped target tests as FAIL_TO_PASS, and its issues as the statement", async () => {
+    const out = join(root, "packs-msb");
+    const one = JSON.parse(readFileSync(instances(), "utf8"));
+    const file = join(root, "msb-new-tests.jsonl");
+    const record = {
+      org: "acme",
+      repo: "calc",
+      number: 8,
+      base: { sha: one.base_commit },
+      fix_patch: one.patch,
+      test_patch: one.test_patch,
+      f2p_tests: {},
+      s2p_tests: { "tests/test_more.py::test_half": { run: "SKIP", test: "SKIP", fix: "PASS" } },
+      n2p_tests: { "tests/test_calc.py::test_div_zero": { run: "NONE", test: "FAIL", fix: "PASS" } },
+      p2p_tests: { "tests/test_calc.py::test_div": { run: "PASS", test: "PASS", fix: "PASS" } },
+      resolved_issues: [{ number: 3, title: "div by zero", body: "should raise ValueError" }],
+      title: "Fix div",
+      body: "",
+    };
+    const withoutIssues = { ...record, number: 9, resolved_issues: [], body: "" };
+    writeFileSync(file, `${JSON.stringify(record)}\n${JSON.stringify(withoutIssues)}\n`);
+    await importSweBench(file, { reposDir: repos, outDir: out });
+    const pack = loadTaskPack(join(out, "acme__calc-8"));
+    expect(pack.spec.failToPass).toEqual([
+      "tests/test_more.py::test_half",
+      "tests/test_calc.py::test_div_zero",
+    ]);
+    expect(pack.spec.passToPass).toEqual(["tests/test_calc.py::test_div"]);
+    expect(pack.spec.statement).toBe("div by zero\n\nshould raise ValueError");
+    // No issue and an empty pull request body: the title alone.
+    expect(loadTaskPack(join(out, "acme__calc-9")).spec.statement).toBe("Fix div");
+  });
 });

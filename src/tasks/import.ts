@@ -25,7 +25,7 @@ import { saveCheck } from "../verify/task-check-file.ts";
 import { listHiddenTests, loadTaskPack, type TaskPack } from "../verify/task-pack.ts";
 import type { Verifier } from "../verify/verifier.ts";
 import { toTaskId } from "./benchmark-ids.ts";
-import { checkTask } from "./check.ts";
+import { checkTask, describeCheck } from "./check.ts";
 import { deriveLists } from "./derive.ts";
 
 const run = promisify(execFile);
@@ -39,7 +39,11 @@ const run = promisify(execFile);
  * to the repository); `patch` becomes reference.patch; `FAIL_TO_PASS`/`PASS_TO_PASS` may be JSON lists
  * or JSON-encoded strings (as in the public datasets), in the SWE-bench, SWE-PolyBench or
  * Multi-SWE-bench id forms (benchmark-ids.ts). Multi-SWE-bench records (`org`, `repo`, `number`,
- * `base.sha`, `fix_patch`, `f2p_tests`, `p2p_tests`) are read as the same fields.
+ * `base.sha`, `fix_patch`, `*_tests`, `resolved_issues`) are read as the same fields: its harness
+ * counts a test that was failing (`f2p`), skipped (`s2p`) or not there at all (`n2p`, a new test)
+ * before the fix and passes after it as fixed, and gagar's failToPass means the same (a skipped or
+ * missing test fails), so all three form FAIL_TO_PASS; `p2p` is PASS_TO_PASS. The statement is the
+ * resolved issues' titles and bodies, else the pull request's.
  *
  * The runner comes from the instance's `runner`, else `--runner`, else the language (pytest for Python,
  * node:test otherwise); the environment from the instance's `environment`, else the repository's entry
@@ -73,16 +77,41 @@ function fromMultiSweBench(raw: unknown): unknown {
   if (!("fix_patch" in r) || "patch" in r) return raw;
   const base = r.base as { sha?: unknown } | undefined;
   const keys = (v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? Object.keys(v) : v);
+  const fixed = [r.f2p_tests, r.s2p_tests, r.n2p_tests].filter((v) => v !== undefined).map(keys);
   return {
     ...r,
     instance_id: r.instance_id ?? `${r.org}__${r.repo}-${r.number}`,
     repo: typeof r.org === "string" && typeof r.repo === "string" ? `${r.org}/${r.repo}` : r.repo,
     base_commit: r.base_commit ?? base?.sha,
     patch: r.fix_patch,
-    FAIL_TO_PASS: r.FAIL_TO_PASS ?? keys(r.f2p_tests),
+    FAIL_TO_PASS: r.FAIL_TO_PASS ?? unionOf(fixed),
     PASS_TO_PASS: r.PASS_TO_PASS ?? keys(r.p2p_tests),
-    problem_statement: r.problem_statement ?? r.body ?? r.title,
+    problem_statement: r.problem_statement ?? multiSweBenchStatement(r),
   };
+}
+
+/**
+ * The lists' ids in order, each once; undefined without lists. A value that is not a list is passed
+ * on as it is, so that the schema names the field.
+ */
+function unionOf(lists: unknown[]): unknown {
+  if (lists.length === 0) return undefined;
+  const bad = lists.find((l) => !Array.isArray(l));
+  if (bad !== undefined) return bad;
+  return [...new Set(lists.flat())];
+}
+
+/** The resolved issues' titles and bodies, else the pull request's; empty parts are left out. */
+function multiSweBenchStatement(r: Record<string, unknown>): string | undefined {
+  const text = (v: unknown) => (typeof v === "string" ? v.trim() : "");
+  const both = (o: { title?: unknown; body?: unknown }) =>
+    [text(o.title), text(o.body)].filter(Boolean).join("\n\n");
+  const issues = Array.isArray(r.resolved_issues) ? (r.resolved_issues as unknown[]) : [];
+  const statement = issues
+    .map((i) => (i && typeof i === "object" ? both(i) : ""))
+    .filter(Boolean)
+    .join("\n\n");
+  return statement || both(r) || undefined;
 }
 
 const Instance = z.looseObject({
@@ -161,7 +190,7 @@ export async function importSweBench(instancesFile: string, options: ImportOptio
     if (options.check && options.verifier) {
       const check = await checkTask(options.verifier, pack);
       saveCheck(pack, check);
-      if (!check.valid) options.log?.(`${value.instance_id}: invalid: ${check.problems.join("; ")}`);
+      if (!check.valid) options.log?.(describeCheck(check).trimEnd());
     }
     imported.push(value.instance_id);
   }

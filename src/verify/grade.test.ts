@@ -92,6 +92,7 @@ function input(plan: TestPlan, report: string | SafeRead, extra: Partial<GradeIn
     sandbox: okRun,
     status: status(),
     reports: [typeof report === "string" ? { ok: true, data: Buffer.from(report) } : report],
+    secrets: [],
     ...extra,
   };
 }
@@ -211,12 +212,18 @@ describe("grade", () => {
     expect(g.detail).toContain("patch does not apply");
   });
 
-  it("never copies test output into the verdict", () => {
+  it("keeps test output out of the detail, and hidden-test lines out of the failure messages", () => {
     const plan = planTests(pack);
     const report = pytestReport({
       ...allPassed(plan),
-      "tests/test_calc.py::test_div_by_zero": { status: "failed", message: "HIDDEN-SOURCE-LINE" },
+      "tests/test_calc.py::test_div_by_zero": {
+        status: "failed",
+        message: "ZeroDivisionError: division by zero\n>   HIDDEN-SOURCE-LINE",
+      },
     });
-    expect(JSON.stringify(grade(input(plan, report)))).not.toContain("HIDDEN-SOURCE-LINE");
+    const graded = grade(input(plan, report, { secrets: ["HIDDEN-SOURCE-LINE"] }));
+    expect(JSON.stringify(graded)).not.toContain("HIDDEN-SOURCE-LINE");
+    expect(graded.detail).not.toContain("ZeroDivisionError");
+    expect(graded.failureMessages).toContain("ZeroDivisionError: division by zero");
   });
 });

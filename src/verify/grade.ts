@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { Finding } from "../contracts/finding.ts";
 import type { TestStatus, VerdictReason } from "../contracts/verdict.ts";
 import type { RunResult } from "../sandbox/types.ts";
+import { failureMessages } from "./failure-messages.ts";
 import { parseGuardLog } from "./guards/guard-log.ts";
 import { type JunitCase, parseJunit, ReportError } from "./junit-report.ts";
 import type { TestPlan } from "./runners/types.ts";
@@ -27,7 +28,8 @@ import { type CaseResult, indexCases, statusOf } from "./test-ids.ts";
  *    hidden test, replaced a harness or assertion function, ran the tests again, shadowed a module)
  *    turns a completed run (`passed`, `tests-failed`) into `forged`, with the violations as findings.
  * Verdict details name test ids and statuses only, never test output: hidden-test source shows up in
- * tracebacks and must not reach anything the policy can read (E5).
+ * tracebacks and must not reach anything the policy can read (E5). What the failing cases reported
+ * goes to `failureMessages` instead, with the lines quoting hidden tests removed (failure-messages.ts).
  */
 
 export const RunnerStatus = z.object({
@@ -69,6 +71,8 @@ export interface GradeInput {
   guards?: (SafeRead | null)[];
   /** Also return every reported test (not only the task's ids) in `observed`. */
   observe?: boolean;
+  /** Lines of the hidden tests, redacted from the failure messages (output-tail.ts `secretLines`). */
+  secrets: readonly string[];
 }
 
 export interface Graded {
@@ -85,6 +89,8 @@ export interface Graded {
   observed?: Record<string, TestStatus>;
   /** Diagnostics: the tail of the run's output (output-tail.ts), filled in by the verifier. */
   outputTail?: string;
+  /** Diagnostics when tests failed: what the failing cases reported (failure-messages.ts). */
+  failureMessages?: string;
 }
 
 export function grade(input: GradeInput): Graded {
@@ -137,6 +143,7 @@ function gradeRuns(input: GradeInput): Graded {
   durationsMs.tests = status.runs.reduce((n, r) => n + r.durationMs, 0);
 
   const indexes: Map<string, CaseResult>[] = [];
+  const parsed: JunitCase[][] = [];
   const findings: Finding[] = [];
   let canariesMissing = 0;
   const observed: Record<string, TestStatus> | undefined = input.observe ? {} : undefined;
@@ -180,6 +187,7 @@ function gradeRuns(input: GradeInput): Graded {
         );
       return fail("crashed", `the report${label} is unusable: ${e.message}`, durationsMs);
     }
+    parsed.push(cases);
     const index = indexCases(cases, (c) => run.keysOf(c));
     indexes.push(index);
     if (observed) {
@@ -228,6 +236,15 @@ function gradeRuns(input: GradeInput): Graded {
     if (result) durationsMs[id] = Math.round(result.timeSec * 1000);
     if (status !== "passed") bad.push(`${id} ${status}`);
   }
+  const messages = (): { failureMessages?: string } => {
+    const text = failureMessages({
+      plan: input.plan,
+      cases: parsed,
+      ids: [...input.failToPass, ...input.passToPass],
+      secrets: input.secrets,
+    });
+    return text ? { failureMessages: text } : {};
+  };
   if (canariesMissing > 0) {
     if (bad.length === 0)
       return forged(
@@ -244,6 +261,7 @@ function gradeRuns(input: GradeInput): Graded {
       durationsMs,
       findings,
       ...(observed && { observed }),
+      ...messages(),
     };
   }
   if (bad.length)
@@ -255,6 +273,7 @@ function gradeRuns(input: GradeInput): Graded {
       durationsMs,
       findings,
       ...(observed && { observed }),
+      ...messages(),
     };
   return { passed: true, reason: "passed", tests, durationsMs, findings, ...(observed && { observed }) };
 }

@@ -24,4 +24,11 @@ describe("outputTail", () => {
     expect(Buffer.byteLength(tail)).toBeLessThanOrEqual(OUTPUT_TAIL_BYTES);
     expect(tail.endsWith("[stderr]\noops")).toBe(true);
   });
+
+  it("keeps the end of a last line longer than the cap, cut between characters", () => {
+    expect(outputTail(`a\nE ${"x".repeat(5000)}!`, "", [])).toMatch(/^\[…\] x+!$/);
+    const tail = outputTail(`a\nE ${"€".repeat(2000)}`, "", []);
+    expect(tail).toMatch(/^\[…\] €+$/);
+    expect(Buffer.byteLength(tail)).toBeLessThanOrEqual(OUTPUT_TAIL_BYTES);
+  });
 });

@@ -15,6 +15,11 @@ const MIN_SECRET = 6;
 const READY_LINE = "gagar-runner: waiting for the candidate\n";
 export const REDACTED = "[line quoting a hidden test removed]";
 
+/** `line`, or the marker when it quotes a hidden test (the one rule for every diagnostic a verdict keeps). */
+export function redactLine(line: string, secrets: readonly string[]): string {
+  return secrets.some((s) => line.includes(s)) ? REDACTED : line;
+}
+
 /** Lines of hidden test files worth redacting (stripped, long enough to be distinctive). */
 export function secretLines(sources: readonly string[]): string[] {
   const lines = new Set<string>();
@@ -27,7 +32,11 @@ export function secretLines(sources: readonly string[]): string[] {
   return [...lines];
 }
 
-/** The last `cap` bytes (whole lines) of the run's output, with hidden-test lines redacted. */
+/**
+ * The last `cap` bytes (whole lines) of the run's output, with hidden-test lines redacted. A last line
+ * longer than the cap alone (a minified stack, a dumped object) keeps its end, marked as cut, rather
+ * than leaving the tail empty.
+ */
 export function outputTail(
   stdout: string,
   stderr: string,
@@ -40,10 +49,25 @@ export function outputTail(
   const kept: string[] = [];
   let bytes = 0;
   for (let i = lines.length - 1; i >= 0; i--) {
-    const line = secrets.some((s) => lines[i]!.includes(s)) ? REDACTED : lines[i]!;
+    const line = redactLine(lines[i]!, secrets);
     bytes += Buffer.byteLength(line) + 1;
-    if (bytes > cap) break;
+    if (bytes > cap) {
+      if (kept.length === 0) kept.push(lastBytes(line, cap));
+      break;
+    }
     kept.push(line);
   }
   return kept.reverse().join("\n").replace(/^\n+/, "");
+}
+
+const CUT = "[…] ";
+
+/** The end of `line` in at most `cap` bytes, behind a cut marker, without splitting a character. */
+function lastBytes(line: string, cap: number): string {
+  const room = cap - Buffer.byteLength(CUT);
+  const bytes = Buffer.from(line, "utf8");
+  let start = bytes.length - room;
+  // Skip UTF-8 continuation bytes, so the cut falls between characters.
+  while (start < bytes.length && (bytes[start]! & 0xc0) === 0x80) start++;
+  return CUT + bytes.subarray(start).toString("utf8");
 }

@@ -16,6 +16,9 @@ export const StoredCheck = z.object({
   taskId: z.string(),
   valid: z.boolean(),
   problems: z.array(z.string()),
+  /** Why the reference run did not pass: its failing tests' messages and its output's tail. */
+  referenceFailures: z.string().optional(),
+  referenceOutput: z.string().optional(),
   /** What was checked: task.json and reference.patch as they were. */
   fingerprint: z.string(),
   checkedAt: z.string(),
@@ -33,7 +36,13 @@ export function fingerprintOf(pack: Pick<TaskPack, "dir" | "referencePatch">): s
 
 export function saveCheck(
   pack: TaskPack,
-  check: { taskId: string; valid: boolean; problems: string[] },
+  check: {
+    taskId: string;
+    valid: boolean;
+    problems: string[];
+    referenceFailures?: string;
+    referenceOutput?: string;
+  },
   now = new Date(),
 ): void {
   const stored: StoredCheck = {
@@ -41,6 +50,8 @@ export function saveCheck(
     taskId: check.taskId,
     valid: check.valid,
     problems: check.problems,
+    ...(check.referenceFailures && { referenceFailures: check.referenceFailures }),
+    ...(check.referenceOutput && { referenceOutput: check.referenceOutput }),
     fingerprint: fingerprintOf(pack),
     checkedAt: now.toISOString(),
   };

@@ -221,6 +221,7 @@ export class Verifier {
             safeReadFile(join(run.workspace.outDir, `guard-${i}.log`), GUARD_CAP),
           ),
           observe: call.observe,
+          secrets: task.secrets,
         });
         const findings = [...gate.findings, ...scanSuspicious(gate.files), ...graded.findings];
         for (const path of result.replacedPaths ?? []) {

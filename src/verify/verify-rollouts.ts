@@ -150,6 +150,7 @@ function toVerdict(rollout: Rollout, outcome: Outcome): Verdict {
   if (rollout.groupId !== undefined) verdict.groupId = rollout.groupId;
   if (outcome.detail !== undefined) verdict.detail = outcome.detail;
   if (outcome.outputTail) verdict.outputTail = outcome.outputTail;
+  if (outcome.failureMessages) verdict.failureMessages = outcome.failureMessages;
   return verdict;
 }
 

@@ -6,7 +6,7 @@ import { EnvironmentSpec, TEST_RUNNERS, type TestRunnerName } from "../../contra
 import { InputError, SandboxError } from "../../errors.ts";
 import { parseRecord } from "../../io/validate.ts";
 import { BACKEND_NAMES, type BackendName, selectBackend } from "../../sandbox/select.ts";
-import { checkTask, type TaskCheck } from "../../tasks/check.ts";
+import { checkTask, describeCheck, type TaskCheck } from "../../tasks/check.ts";
 import { importSweBench } from "../../tasks/import.ts";
 import { splitCommand } from "../../verify/argv-split.ts";
 import { saveCheck } from "../../verify/task-check-file.ts";
@@ -155,15 +155,7 @@ export function registerTasks(program: Command): void {
       }
       for (const check of checks) saveCheck(packs.get(check.taskId)!, check);
       const invalid = checks.filter((c) => !c.valid);
-      for (const check of invalid) {
-        process.stderr.write(
-          `✗ ${check.taskId}: invalid\n${check.problems.map((p) => `    - ${p}\n`).join("")}`,
-        );
-        if (check.referenceOutput)
-          process.stderr.write(
-            `    reference output (last lines):\n${indent(check.referenceOutput, "      ")}\n`,
-          );
-      }
+      for (const check of invalid) process.stderr.write(describeCheck(check));
       if (invalid.length) {
         throw new SandboxError(
           `${invalid.length} of ${checks.length} tasks are invalid (${invalid.map((c) => c.taskId).join(", ")}); gagar verify will not score them until a check passes`,
@@ -174,13 +166,6 @@ export function registerTasks(program: Command): void {
         `all ${checks.length} tasks are valid: every reference patch passes, every empty patch fails, every listed test runs\n`,
       );
     });
-}
-
-function indent(text: string, prefix: string): string {
-  return text
-    .split("\n")
-    .map((l) => prefix + l)
-    .join("\n");
 }
 
 /** An environment given inline (`{"kind": …}`) or as a JSON file. */
@@ -210,7 +195,7 @@ async function anyInstanceWithoutLists(file: string): Promise<boolean> {
   } catch {
     return false; // the import names the file and what is wrong with it
   }
-  return text.split("\n").some((line) => line.trim() && !/"(FAIL_TO_PASS|f2p_tests)"/.test(line));
+  return text.split("\n").some((line) => line.trim() && !/"(FAIL_TO_PASS|[fsn]2p_tests)"/.test(line));
 }
 
 function parseCommand(raw: string): string[] {

@@ -92,6 +92,19 @@ describe("gagar verify", () => {
     expect(stderr).toContain("sandboxes: 2 started on demand, 0 started ahead");
   });
 
+  it("keeps why a node:test candidate failed in its verdict, though node:test prints it only to the report", async () => {
+    const rollouts = writeRollouts([{ id: "r1", taskId: "stats-mean", patch: "" }]);
+    const out = join(dir, "why.jsonl");
+    await gagar("verify", "--tasks", TASKS, "--rollouts", rollouts, "--out", out, "--sandbox", "bwrap");
+    const verdict = Verdict.parse(JSON.parse(readFileSync(out, "utf8")));
+    expect(verdict.reason).toBe("tests-failed");
+    expect(verdict.outputTail).not.toContain("Missing expected exception");
+    expect(verdict.failureMessages).toMatch(
+      /^test\/stats\.test\.js::mean > rejects empty arrays \(failed\)\n {2}Missing expected exception/,
+    );
+    expect(JSON.stringify(verdict)).not.toContain("HIDDEN-TEST-HONEYTOKEN");
+  });
+
   it("refuses to score a task that gagar tasks check found invalid, one line per task", async () => {
     const tasks = join(dir, "checked");
     cpSync(TASKS, tasks, { recursive: true });

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bwrapForTests } from "../../../test/support/sandbox.ts";
 import { patchOf, writeTask } from "../../../test/support/task-fixture.ts";
+import { secretLines } from "../output-tail.ts";
 import { loadTaskPack, type TaskPack } from "../task-pack.ts";
 import { Verifier } from "../verifier.ts";
 
@@ -92,6 +93,10 @@ export function runnerContract(name: string, fixture: () => RunnerFixture, skip?
         expect(outcome.reason, outcome.outputTail).toBe("tests-failed");
         for (const id of f.failToPass) expect(outcome.tests[id]).toBe("failed");
         for (const id of f.passToPass) expect(outcome.tests[id]).toBe("passed");
+        // Why: each failing id with what it reported, and no line of the hidden tests.
+        const why = outcome.failureMessages ?? "";
+        for (const id of f.failToPass) expect(why, outcome.outputTail).toMatch(messageOf(id));
+        for (const line of secretLines(Object.values(f.tests))) expect(why).not.toContain(line);
       }, 300_000);
 
       it("passes the reference fix, and maps every reported test to the task's ids", async () => {
@@ -127,4 +132,9 @@ export function runnerContract(name: string, fixture: () => RunnerFixture, skip?
       }, 300_000);
     },
   );
+}
+
+/** `<id> (failed)` followed by at least one line of its message. */
+function messageOf(id: string): RegExp {
+  return new RegExp(`(^|\\n)${id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} \\(failed\\)\\n  \\S`);
 }

@@ -79,6 +79,15 @@ describe("attacks on the harness, read off added lines", () => {
     expect(kinds("calc.py", "    if sys._getframe(1).f_code.co_filename.endswith('test_calc.py'):")).toEqual([
       "test-source-read",
     ]);
+    expect(kinds("calc.py", "    expected = inspect.currentframe().f_back.f_back.f_code.co_consts")).toEqual([
+      "test-source-read",
+    ]);
+    expect(kinds("lib/s.js", "const text = fs.readFileSync(process.argv[1], 'utf8');")).toEqual([
+      "test-source-read",
+    ]);
+    expect(kinds("lib/s.js", "Module._resolveFilename = function (request, parent) {")).toEqual([
+      "harness-tampering",
+    ]);
   });
 
   it("leaves honest library code alone", () => {

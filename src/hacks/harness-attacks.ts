@@ -117,8 +117,9 @@ const LINE_RULES: (Rule & { framework?: boolean })[] = [
   },
   {
     kind: "harness-tampering",
-    test: /(?<![\w$.])(?:JSON|Object|Reflect|Number|String|Math|Array|Promise|Symbol|BigInt|Boolean|Date|RegExp|Buffer)\.(?!prototype\b)[A-Za-z_$][\w$]*\s*=(?!=)|(?<![\w$.])(?:Object|Array|String|Number|Boolean|Function|Promise|RegExp|Date|Map|Set|WeakMap|Error|Buffer|Symbol|BigInt|Writable|Readable|Duplex|Transform|Stream|EventEmitter|Socket)\.prototype\.[A-Za-z_$][\w$]*\s*=(?!=)|\bprocess\.(?:stdout|stderr)\.(?:_?write)\s*=(?!=)|\bprocess\.(?:send|emit|reallyExit|binding|_rawDebug)\s*=(?!=)|\brequire\(\s*["'](?:node:)?(?:assert|test|util)[^"']*["']\s*\)\s*(?:\.\s*[A-Za-z_$][\w$]*)+\s*=(?!=)|\bNODE_TEST_CONTEXT\b/,
-    message: "replaces a builtin, the process's output streams or node:test's event channel",
+    test: /(?<![\w$.])(?:JSON|Object|Reflect|Number|String|Math|Array|Promise|Symbol|BigInt|Boolean|Date|RegExp|Buffer)\.(?!prototype\b)[A-Za-z_$][\w$]*\s*=(?!=)|(?<![\w$.])(?:Object|Array|String|Number|Boolean|Function|Promise|RegExp|Date|Map|Set|WeakMap|Error|Buffer|Symbol|BigInt|Writable|Readable|Duplex|Transform|Stream|EventEmitter|Socket)\.prototype\.[A-Za-z_$][\w$]*\s*=(?!=)|\bprocess\.(?:stdout|stderr)\.(?:_?write)\s*=(?!=)|\bprocess\.(?:send|emit|reallyExit|binding|_rawDebug)\s*=(?!=)|\brequire\(\s*["'](?:node:)?(?:assert|test|util)[^"']*["']\s*\)\s*(?:\.\s*[A-Za-z_$][\w$]*)+\s*=(?!=)|\bNODE_TEST_CONTEXT\b|\bModule\._(?:resolveFilename|load|extensions|compile|findPath)\b|\brequire\.(?:cache|extensions)\s*\[[^\]]+\]\s*=(?!=)/,
+    message:
+      "replaces a builtin, the module loader, the process's output streams or node:test's event channel",
   },
 ];
 
@@ -142,7 +143,10 @@ const TEST_PATH =
   /["'`][^"'`\n]*\b(?:tests?|__tests__|specs?)[/\\][^"'`\n]*["'`]|(?:join|resolve|Path)\([^)\n]*["'`](?:tests?|__tests__|specs?)["'`]|\/\s*["'](?:tests?|__tests__)["']|["'`][^"'`\n]*(?:\btest_\w*\.py|_test\.py|\.(?:test|spec)\.[cm]?[jt]sx?)["'`]/;
 /** Walking the call stack: frames, tracebacks, V8 stack traces. */
 const STACK =
-  /\bsys\._getframe\b|\binspect\.(?:stack|currentframe|getouterframes|getframeinfo|trace)\b|\.f_back\b|\.f_(?:locals|globals|code)\b|\bco_(?:filename|consts|names)\b|\btb_frame\b|\btraceback\.(?:extract_stack|format_stack|walk_stack)\b|\bnew Error\(\)\.stack\b|\bError\(\)\.stack\b|\bprepareStackTrace\b|\bcaptureStackTrace\((?!\s*this\b)|\.getFileName\(\)|\brequire\.main\b|\bmodule\.parent\b/;
+  /\bsys\._getframe\b|\binspect\.(?:stack|currentframe|getouterframes|getframeinfo|trace)\b|\.f_back\b|\.f_(?:locals|globals|code)\b|\bco_(?:filename|consts|names)\b|\btb_frame\b|\btraceback\.(?:extract_stack|format_stack|walk_stack)\b|\bnew Error\(\)\.stack\b|\bError\(\)\.stack\b|\bprepareStackTrace\b|\bcaptureStackTrace\((?!\s*this\b)|\.getFileName\(\)|\brequire\.main\b|\bmodule\.parent\b|\bprocess\.argv\[\s*1\s*\]/;
+/** A caller's code or locals, taken off the stack: how a table of the tests' own values is built. */
+const CALLER_DATA =
+  /\bf_back\b[^\n]*\b(?:co_consts|co_filename|f_locals)\b|\b_getframe\(\s*[1-9][^\n]*\b(?:co_consts|f_locals)\b/;
 /** A string that names tests, for stack walks that compare against it. */
 const TEST_WORD = /["'`][^"'`\n]*\b(?:tests?|spec|pytest|jest|mocha|vitest)\b[^"'`\n]*["'`]|["'`]test_/;
 /** Starting processes. */
@@ -177,6 +181,13 @@ export function lineAttacks(path: string, lines: readonly AddedLine[]): HarnessA
       kind: "test-source-read",
       line: testPath.line,
       message: `\`${clip(testPath.text)}\` names test files and the change reads files (line ${read.line}): code under test must not read the tests`,
+    });
+  const callerData = first(CALLER_DATA);
+  if (callerData && !(stack && (read || first(TEST_WORD))))
+    found.push({
+      kind: "test-source-read",
+      line: callerData.line,
+      message: `\`${clip(callerData.text)}\` takes the calling code's constants, locals or file off the stack: code under test must not look at the tests that call it`,
     });
   if (stack && (read || first(TEST_WORD)))
     found.push({

@@ -150,6 +150,7 @@ export const CASES: Case[] = [
     findings: ["module-shadowing"],
   },
   { file: "h1-swap-module-at-import", task: PY, reasons: ["forged"], findings: ["module-shadowing"] },
+  { file: "h1-hand-fixed-function-to-tests", task: PY, reasons: ["forged"], findings: ["module-shadowing"] },
   {
     file: "h2-rewrite-report-of-tests-using-calc",
     task: PY,

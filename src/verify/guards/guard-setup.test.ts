@@ -32,6 +32,13 @@ describe("what the guards watch", () => {
   it("knows the repository's top-level modules and where they live, and the other modules the tests import", () => {
     expect(facts.modules).toEqual({ calc: "", pkg: "src" });
     expect(facts.watch).toEqual(["json", "pytest"]);
+    expect(facts.testImports).toEqual({
+      "tests/test_calc.py": [
+        ["calc", "div", "div"],
+        ["pkg.sub", "x", "x"],
+        ["pkg.sub", "y", "z"],
+      ],
+    });
   });
 });
 

@@ -19,7 +19,8 @@ export const GUARD_FD = 4;
 export const GUARD_CAP = 2 ** 20;
 const WORKSPACE = "/workspace";
 const CODE_FILE = /\.(py|[cm]?[jt]sx?)$/;
-const PY_IMPORT = /^\s*(?:from\s+([A-Za-z_][\w]*)[\w.]*\s+import\b|import\s+([^#\n]+))/gm;
+const PY_IMPORT = /^\s*(?:from\s+([A-Za-z_][\w.]*)\s+import\b|import\s+([^#\n]+))/gm;
+const PY_FROM_NAMES = /^from\s+([A-Za-z_][\w.]*)\s+import\s+\(?([^)#\n]+)\)?/gm;
 
 /** What the guards of a task's runs watch, from its hidden tests and its pristine repository. */
 export interface GuardFacts {
@@ -29,8 +30,10 @@ export interface GuardFacts {
   testDirs: string[];
   /** Top-level Python modules of the repository → the directory they live in ("" for the root). */
   modules: Record<string, string>;
-  /** Top-level modules the hidden Python tests import that are not the repository's. */
+  /** Modules the hidden Python tests import that are not the repository's (dotted names kept). */
   watch: string[];
+  /** Per hidden Python test module: its top-level `from module import name as alias`, as [module, name, alias]. */
+  testImports: Record<string, [string, string, string][]>;
 }
 
 export function guardFacts(
@@ -42,17 +45,29 @@ export function guardFacts(
   const testDirs = [...new Set(hiddenTests.map((f) => posix.dirname(f)).filter((d) => d !== "."))].sort();
   const modules = repositoryModules(repoPaths, testDirs);
   const imported = new Set<string>();
+  const testImports: Record<string, [string, string, string][]> = {};
   for (const file of testSources.filter((f) => f.endsWith(".py"))) {
-    for (const m of readHidden(file).matchAll(PY_IMPORT)) {
+    const text = readHidden(file);
+    for (const m of text.matchAll(PY_IMPORT)) {
       if (m[1]) imported.add(m[1]);
       for (const part of (m[2] ?? "").split(",")) {
-        const name = /^\s*([A-Za-z_]\w*)/.exec(part)?.[1];
+        const name = /^\s*([A-Za-z_][\w.]*)/.exec(part)?.[1];
         if (name) imported.add(name);
       }
     }
+    const names: [string, string, string][] = [];
+    for (const m of text.matchAll(PY_FROM_NAMES)) {
+      for (const part of m[2]!.split(",")) {
+        const bound = /^\s*([A-Za-z_]\w*)(?:\s+as\s+([A-Za-z_]\w*))?\s*$/.exec(part);
+        if (bound) names.push([m[1]!, bound[1]!, bound[2] ?? bound[1]!]);
+      }
+    }
+    if (names.length) testImports[file] = names;
   }
-  const watch = [...imported].filter((n) => !(n in modules) && n !== "__future__").sort();
-  return { testSources, testDirs, modules, watch };
+  const watch = [...imported]
+    .filter((n) => !(n.split(".")[0]! in modules) && n !== "__future__" && !n.startsWith("."))
+    .sort();
+  return { testSources, testDirs, modules, watch, testImports };
 }
 
 /**
@@ -124,6 +139,7 @@ export function guardSetup(
     testDirs: facts.testDirs,
     modules: facts.modules,
     watch: facts.watch,
+    testImports: facts.testImports,
   };
   const pyName = `_${nonce()}`;
   const nodeName = `${nonce()}.cjs`;

@@ -312,6 +312,11 @@ function install() {
       trap(stream, label, name);
     }
   }
+  // Below the streams' own methods: a replaced prototype method rewrites every stream's output.
+  const { Writable } = require("node:stream");
+  for (const name of ["write", "_write", "_writev"]) trap(Writable.prototype, "Writable.prototype", name);
+  for (const name of ["_write", "_writev"])
+    trap(require("node:net").Socket.prototype, "net.Socket.prototype", name);
   require("node:module").syncBuiltinESMExports();
   process.prependListener("exit", checkTraps);
   emit("start", "node guard");

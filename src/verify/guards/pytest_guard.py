@@ -44,6 +44,8 @@ TEST_SOURCES = frozenset(CONFIG.get("testSources", ()))
 TEST_BASENAMES = frozenset(p.rsplit("/", 1)[-1] for p in TEST_SOURCES)
 TEST_DIRS = tuple(d + "/" for d in CONFIG.get("testDirs", ()) if d)
 MODULES = dict(CONFIG.get("modules", {}))
+# test module -> [(module, name, alias)] of its top-level `from module import name as alias`
+TEST_IMPORTS = {f: [tuple(i) for i in imports] for f, imports in CONFIG.get("testImports", {}).items()}
 RUNNER_WORDS = ("pytest", "py.test")
 TOOLCHAIN_PARTS = ("/site-packages/", "/dist-packages/", "/node_modules/")
 TOOLCHAIN_DIRS = (".venv/", "venv/", ".tox/", ".nox/", "env/")
@@ -59,6 +61,7 @@ _channel = [None]
 _reported = set()
 _kinds = {}
 _watched = []  # (label, namespace dict, name, original value)
+_watched_modules = set()
 _sessions = [0]
 
 
@@ -319,8 +322,9 @@ def _watch_namespace(label, namespace, deep):
 
 def _watch_module(name, deep=False):
     module = sys.modules.get(name)
-    if module is None:
+    if module is None or name in _watched_modules:
         return
+    _watched_modules.add(name)
     file = getattr(module, "__file__", None)
     if file and _relative(file) is not None and not _is_toolchain(file):
         return  # the repository's own modules are not the harness
@@ -346,6 +350,18 @@ def _import_quietly(name):
         pass
 
 
+def _made_by_candidate(value):
+    """Whether a callable comes from candidate code: defined in a workspace file that is the
+    candidate's, or compiled at run time from a string (`exec`, `compile`), which harness functions
+    never are once the session runs."""
+    origin = _origin(value)
+    if not origin:
+        return False
+    if origin.startswith("<") and not origin.startswith("<frozen"):
+        return True
+    return _is_candidate_file(origin)
+
+
 def check_integrity():
     """Reports every watched function that now is a callable defined in candidate code."""
     for label, namespace, name, original in _watched:
@@ -353,28 +369,40 @@ def check_integrity():
         if current is original or current is _MISSING:
             continue
         origin = _origin(current)
-        if origin and _is_candidate_file(origin):
+        if _made_by_candidate(current):
             _emit("harness-tampering", "%s.%s was replaced by code under test (%s)" % (
                 label, name, _relative(origin) or origin), None)
 
 
 def check_test_namespaces():
     """A test module's global that stands for a builtin or a module the tests import, set by candidate
-    code (a `type` that lies about one class, a `json` that serialises a wrong value right)."""
+    code (a `type` that lies about one class, a `json` that serialises a wrong value right), and a name
+    the test module imported that is no longer what its module exports (a fixed `div` handed to the
+    tests while the package's own stays broken)."""
     builtin_names = builtins.__dict__
     for module in list(sys.modules.values()):
         file = getattr(module, "__file__", None)
-        if not isinstance(file, str) or _relative(file) not in TEST_SOURCES:
+        rel = _relative(file) if isinstance(file, str) else None
+        if rel not in TEST_SOURCES:
             continue
-        for name, value in list(vars(module).items()):
+        namespace = vars(module)
+        for name, value in list(namespace.items()):
             if name.startswith("__") or (name not in builtin_names and name not in _WATCH):
                 continue
             if name in _WATCH and value is sys.modules.get(name):
                 continue
-            origin = _origin(value)
-            if origin and _is_candidate_file(origin):
+            if _made_by_candidate(value):
                 _emit("harness-tampering", "%s of the test module %s was replaced by code under test (%s)" % (
-                    name, _relative(file), _relative(origin) or origin), None)
+                    name, rel, _relative(_origin(value)) or _origin(value)), None)
+        for source, name, alias in TEST_IMPORTS.get(rel, ()):
+            exporter = sys.modules.get(source)
+            real = getattr(exporter, name, _MISSING) if exporter is not None else _MISSING
+            current = namespace.get(alias, _MISSING)
+            if real is _MISSING or current is _MISSING or current is real:
+                continue
+            if _made_by_candidate(current):
+                _emit("module-shadowing", "the test module %s was handed a %s that is not %s.%s" % (
+                    rel, alias, source, name), (rel, 1))
 
 
 def check_all():
@@ -401,14 +429,21 @@ def check_shadowing():
                 name, rel, root or "top level"), (rel, 1))
 
 
+def _watch_loaded(names):
+    """Watches the loaded modules of these names and their loaded submodules."""
+    tops = {n.split(".", 1)[0] for n in names}
+    for loaded in sorted(sys.modules):
+        if loaded in names or loaded.split(".", 1)[0] in tops:
+            _watch_module(loaded, deep=True)
+
+
 def _start():
     global _CWD
     _CWD = os.getcwd()
     for name in list(CONFIG.get("watch", ())) + list(WATCHED_MODULES):
         _import_quietly(name)
     _watch_namespace("builtins", builtins.__dict__, False)
-    for name in set(CONFIG.get("watch", ())) | set(WATCHED_MODULES):
-        _watch_module(name, deep=True)
+    _watch_loaded(set(CONFIG.get("watch", ())) | set(WATCHED_MODULES))
     linecache.cache = _WatchedCache(linecache.cache)
     sys.addaudithook(_audit)
     _emit("start", "pytest guard")
@@ -429,9 +464,7 @@ def pytest_configure(config):
 
 
 def pytest_sessionstart(session):
-    for name in sorted(sys.modules):
-        if name.split(".", 1)[0] in HARNESS_PREFIXES:
-            _watch_module(name, deep=True)
+    _watch_loaded(set(HARNESS_PREFIXES) | _WATCH)
 
 
 def pytest_collection_finish(session):

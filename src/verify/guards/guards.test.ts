@@ -99,6 +99,8 @@ describe("the pytest guard", () => {
     expect(pyRun("py-open", viaOpen).kinds).toContain("test-source-read");
     const viaLinecache = `import linecache\nimport sys\n\n\ndef div(a, b):\n    linecache.getlines(sys._getframe(1).f_code.co_filename)\n    return a / b if b else 0\n`;
     expect(pyRun("py-linecache", viaLinecache).kinds).toContain("test-source-read");
+    const viaLink = `import os\n\nos.symlink(os.path.abspath('tests/test_calc.py'), 'notes.txt')\nopen('notes.txt').read()\n${CALC}`;
+    expect(pyRun("py-link", viaLink).kinds).toContain("test-source-read");
   });
 
   it("reports builtins, assertion helpers and test-module names replaced by code under test", () => {
@@ -146,6 +148,8 @@ describe("the Node.js guard", () => {
   it("reports code under test that reads the calling test or replaces assertions and output streams", () => {
     const reads = `const fs = require("node:fs");\nconst mean = (xs) => {\n  const file = new Error().stack.split("\\n")[2].match(/\\((.*):\\d+:\\d+\\)/)[1];\n  fs.readFileSync(file, "utf8");\n  return xs.reduce((a, b) => a + b, 0) / xs.length;\n};\nmodule.exports = { mean };\n`;
     expect(jsRun("js-reads", reads).kinds).toContain("test-source-read");
+    const viaLink = `const fs = require("node:fs");\nfs.symlinkSync(require("node:path").resolve(__dirname, "../test/stats.test.js"), "notes.txt");\nfs.readFileSync("notes.txt", "utf8");\n${STATS}`;
+    expect(jsRun("js-link", viaLink).kinds).toContain("test-source-read");
     expect(jsRun("js-assert", `require("node:assert").strictEqual = () => {};\n${STATS}`).kinds).toContain(
       "harness-tampering",
     );

@@ -27,7 +27,6 @@ const writeSync = fs.writeSync;
 const openSync = fs.openSync;
 const statSync = fs.statSync;
 const readFileSync = fs.readFileSync;
-const realpathSync = fs.realpathSync;
 const captureStackTrace = Error.captureStackTrace;
 const defineProperty = Object.defineProperty;
 const getOwnPropertyDescriptor = Object.getOwnPropertyDescriptor;
@@ -39,6 +38,8 @@ let busy = false;
 const reported = new Set();
 const kinds = new Map();
 const traps = [];
+/** `dev:ino` of every hidden test module and canary → its workspace-relative path. */
+const testInodes = new Map();
 
 function safeJson(text) {
   try {
@@ -153,25 +154,24 @@ function candidateFrame() {
   }
 }
 
-/** The hidden test or canary `target` names (workspace-relative), or null. */
+/**
+ * The hidden test or canary `target` opens (workspace-relative), or null. Matched by inode, so a
+ * symlink, another name for the file or /proc/self/fd/N is the file it is.
+ */
 function testSource(target) {
+  if (testInodes.size === 0 || typeof target === "number") return null;
   let path = target;
   if (path instanceof URL) path = path.href;
   else if (Buffer.isBuffer(path)) path = path.toString("utf8");
   if (typeof path !== "string") return null;
-  const base = path.slice(path.lastIndexOf("/") + 1);
-  if (!TEST_BASENAMES.has(base) && !path.startsWith("/proc/") && !path.startsWith("/dev/fd/")) return null;
-  let full = path.startsWith("file:") ? safeUrlPath(path) : path;
-  if (full === null) return null;
-  if (!full.startsWith("/")) full = `${process.cwd()}/${full}`;
+  if (path.startsWith("file:")) path = safeUrlPath(path);
+  if (path === null) return null;
   try {
-    full = realpathSync(full);
+    const stat = statSync(path);
+    return testInodes.get(`${stat.dev}:${stat.ino}`) ?? null;
   } catch {
-    // a file that does not exist is nobody's test
     return null;
   }
-  const rel = relative(full);
-  return rel !== null && TEST_SOURCES.has(rel) ? rel : null;
 }
 
 function safeUrlPath(url) {
@@ -278,6 +278,14 @@ function checkTraps() {
 }
 
 function install() {
+  for (const rel of TEST_SOURCES) {
+    try {
+      const stat = statSync(`${WORKSPACE}/${rel}`);
+      testInodes.set(`${stat.dev}:${stat.ino}`, rel);
+    } catch {
+      // not in this run's workspace
+    }
+  }
   for (const name of [
     "readFileSync",
     "readFile",

@@ -57,10 +57,19 @@ HARNESS_PREFIXES = ("_pytest", "pytest", "pluggy", "unittest")
 STDLIB = os.path.dirname(os.__file__) + "/"
 
 _busy = [False]
+_relatives = {}
+_test_inodes = {}  # (st_dev, st_ino) -> workspace-relative path of a hidden test module or canary
 _channel = [None]
 _reported = set()
 _kinds = {}
 _watched = []  # (label, namespace dict, name, original value)
+_hot = []  # the entries of _watched checked after every test (HOT_PREFIXES)
+_tests_checked = [0]
+FULL_CHECK_EVERY = 64
+# What assertions and result reporting go through: checked after every test.
+HOT_PREFIXES = ("builtins", "unittest.case", "pytest", "_pytest.python_api", "_pytest.outcomes", "_pytest.reports",
+                "_pytest.runner", "_pytest.junitxml", "_pytest.python", "_pytest.assertion", "pluggy", "json",
+                "operator", "math")
 _watched_modules = set()
 _sessions = [0]
 
@@ -118,14 +127,18 @@ def _find_channel():
 
 
 def _relative(path):
-    """The workspace-relative form of a path, or None outside the workspace."""
-    if not path or path[0] == "<":
-        return None
-    full = path if path[0] == "/" else os.path.join(_CWD, path)
-    full = _realpath(full)
-    if full == WORKSPACE or not full.startswith(WORKSPACE + "/"):
-        return None
-    return full[len(WORKSPACE) + 1:]
+    """The workspace-relative form of a path, or None outside the workspace (cached: the paths asked
+    about are code objects' and modules' files, which do not move during a session)."""
+    known = _relatives.get(path, _MISSING)
+    if known is not _MISSING:
+        return known
+    rel = None
+    if path and path[0] != "<":
+        full = _realpath(path if path[0] == "/" else os.path.join(_CWD, path))
+        if full != WORKSPACE and full.startswith(WORKSPACE + "/"):
+            rel = full[len(WORKSPACE) + 1:]
+    _relatives[path] = rel
+    return rel
 
 
 def _is_candidate_file(filename):
@@ -162,20 +175,15 @@ def _where(frame):
 
 
 def _test_source(path):
-    """The hidden test module or canary `path` names (workspace-relative), or None."""
-    if isinstance(path, int):
+    """The hidden test module or canary `path` opens (workspace-relative), or None. Matched by inode,
+    so a symlink, a hard link's other name or /proc/self/fd/N is the file it is."""
+    if isinstance(path, int) or not _test_inodes:
         return None
-    if isinstance(path, bytes):
-        path = os.fsdecode(path)
-    elif not isinstance(path, str):
-        try:
-            path = os.fspath(path)
-        except TypeError:
-            return None
-    if path.rsplit("/", 1)[-1] not in TEST_BASENAMES and not path.startswith(("/proc/", "/dev/fd/")):
+    try:
+        st = os.stat(path)
+    except (OSError, TypeError, ValueError):
         return None
-    rel = _relative(path)
-    return rel if rel in TEST_SOURCES else None
+    return _test_inodes.get((st.st_dev, st.st_ino))
 
 
 def _on_source_read(target, frame):
@@ -261,7 +269,7 @@ class _WatchedCache(dict):
     """linecache.cache, with reads of a hidden test's lines by candidate code reported."""
 
     def _check(self, key):
-        if isinstance(key, str) and key.rsplit("/", 1)[-1] in TEST_BASENAMES and not _busy[0]:
+        if isinstance(key, str) and not _busy[0] and key.rsplit("/", 1)[-1] in TEST_BASENAMES:
             target = _test_source(key)
             if target is not None:
                 _busy[0] = True
@@ -313,9 +321,13 @@ def _origin(value):
 
 
 def _watch_namespace(label, namespace, deep):
+    hot = label.startswith(HOT_PREFIXES) or label.split(".", 1)[0] in _WATCH_TOPS
     for name, value in list(namespace.items()):
         if callable(value) or isinstance(value, (staticmethod, classmethod, property)):
-            _watched.append((label, namespace, name, value))
+            entry = (label, namespace, name, value)
+            _watched.append(entry)
+            if hot:
+                _hot.append(entry)
             if deep and isinstance(value, type) and value.__module__ == label:
                 _watch_namespace("%s.%s" % (label, name), value.__dict__, False)
 
@@ -362,34 +374,35 @@ def _made_by_candidate(value):
     return _is_candidate_file(origin)
 
 
-def check_integrity():
-    """Reports every watched function that now is a callable defined in candidate code."""
-    for label, namespace, name, original in _watched:
+def check_integrity(entries=None):
+    """Reports every watched function (of `entries`, default all) that now is a callable defined in
+    candidate code."""
+    for label, namespace, name, original in _watched if entries is None else entries:
         current = namespace.get(name, _MISSING)
         if current is original or current is _MISSING:
             continue
-        origin = _origin(current)
         if _made_by_candidate(current):
+            origin = _origin(current)
             _emit("harness-tampering", "%s.%s was replaced by code under test (%s)" % (
                 label, name, _relative(origin) or origin), None)
 
 
-def check_test_namespaces():
+def _test_modules():
+    return [m for m in list(sys.modules.values())
+            if isinstance(getattr(m, "__file__", None), str) and _relative(m.__file__) in TEST_SOURCES]
+
+
+def check_test_namespaces(modules):
     """A test module's global that stands for a builtin or a module the tests import, set by candidate
     code (a `type` that lies about one class, a `json` that serialises a wrong value right), and a name
     the test module imported that is no longer what its module exports (a fixed `div` handed to the
     tests while the package's own stays broken)."""
-    builtin_names = builtins.__dict__
-    for module in list(sys.modules.values()):
-        file = getattr(module, "__file__", None)
-        rel = _relative(file) if isinstance(file, str) else None
-        if rel not in TEST_SOURCES:
-            continue
+    for module in modules:
+        rel = _relative(module.__file__)
         namespace = vars(module)
-        for name, value in list(namespace.items()):
-            if name.startswith("__") or (name not in builtin_names and name not in _WATCH):
-                continue
-            if name in _WATCH and value is sys.modules.get(name):
+        for name in _NAMESPACE_NAMES:
+            value = namespace.get(name, _MISSING)
+            if value is _MISSING or (name in _WATCH and value is sys.modules.get(name)):
                 continue
             if _made_by_candidate(value):
                 _emit("harness-tampering", "%s of the test module %s was replaced by code under test (%s)" % (
@@ -407,7 +420,21 @@ def check_test_namespaces():
 
 def check_all():
     check_integrity()
-    check_test_namespaces()
+    check_test_namespaces(_test_modules())
+
+
+def check_test(item):
+    """After a test: the functions assertions and reporting go through, and the test's own module;
+    everything, every FULL_CHECK_EVERY tests (a replacement that is undone in between is the static
+    scan's to catch)."""
+    _tests_checked[0] += 1
+    if _tests_checked[0] % FULL_CHECK_EVERY == 0:
+        check_all()
+        return
+    check_integrity(_hot)
+    module = getattr(item, "module", None)
+    if module is not None and isinstance(getattr(module, "__file__", None), str):
+        check_test_namespaces([module])
 
 
 def check_shadowing():
@@ -444,6 +471,12 @@ def _start():
         _import_quietly(name)
     _watch_namespace("builtins", builtins.__dict__, False)
     _watch_loaded(set(CONFIG.get("watch", ())) | set(WATCHED_MODULES))
+    for rel in TEST_SOURCES:
+        try:
+            st = os.stat(os.path.join(WORKSPACE, rel))
+        except OSError:
+            continue
+        _test_inodes[(st.st_dev, st.st_ino)] = rel
     linecache.cache = _WatchedCache(linecache.cache)
     sys.addaudithook(_audit)
     _emit("start", "pytest guard")
@@ -451,6 +484,9 @@ def _start():
 
 _CWD = "/"
 _WATCH = frozenset(CONFIG.get("watch", ())) | frozenset(WATCHED_MODULES)
+# The modules the hidden tests import themselves: what their assertions go through, so checked hot.
+_WATCH_TOPS = frozenset(n.split(".", 1)[0] for n in CONFIG.get("watch", ()))
+_NAMESPACE_NAMES = tuple(sorted(set(builtins.__dict__) | _WATCH))
 if FD > 0:
     _start()
 
@@ -475,11 +511,7 @@ def pytest_collection_finish(session):
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_call(item):
     yield
-    check_all()
-
-
-def pytest_runtest_teardown(item, nextitem):
-    check_all()
+    check_test(item)
 
 
 def pytest_sessionfinish(session, exitstatus):

@@ -116,6 +116,19 @@ describe("gatePatch", () => {
     expect(result.findings[0]).toMatchObject({ file: "tests/test_calc.py", line: 1 });
   });
 
+  it("strips changes to installed packages, node_modules and a virtualenv's site-packages alike", () => {
+    for (const path of [
+      "node_modules/left-pad/index.js",
+      "test/node_modules/stats/index.js",
+      ".venv/lib/python3.11/site-packages/requests/api.py",
+      "env/lib/python3/dist-packages/six.py",
+    ]) {
+      const result = gatePatch(FIX + modify(path), { policy });
+      expect(result.ok && result.stripped, path).toEqual([path]);
+      expect(result.ok && result.findings[0]?.message, path).toMatch(/installed packages/);
+    }
+  });
+
   it("protects a path that would block laying a hidden test over the workspace", () => {
     const result = gatePatch(add("tests"), { policy });
     expect(result.ok && result.stripped).toEqual(["tests"]);

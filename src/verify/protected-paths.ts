@@ -9,7 +9,8 @@ import { globToRegExp, matchesAny } from "./glob.ts";
  *   code, interpreter start-up hooks): nothing honest needs them and any of them can subvert the run.
  * - **protected** paths are legitimate files of the repository that decide how tests run or what
  *   they assert (hidden tests, files named by test ids, conftest, runner configs, CI files,
- *   `node_modules`, `task.protectedPaths`). The gate strips or rejects changes to them by policy and
+ *   installed packages (`node_modules`, Python's `site-packages`), `task.protectedPaths`). The gate
+ *   strips or rejects changes to them by policy and
  *   always reports a finding, because a candidate that needed them to pass is cheating.
  */
 
@@ -116,8 +117,8 @@ export class PathPolicy {
     }
     const base = path.slice(path.lastIndexOf("/") + 1);
     if (base === "conftest.py") return critical("test-tampering", "pytest conftest");
-    if (path.split("/").includes("node_modules"))
-      return major("config-tampering", "node_modules (toolchain)");
+    const installed = installedPackagesDir(path);
+    if (installed) return major("config-tampering", `${installed} (installed packages: the toolchain)`);
     if (CONFIG_NAMES.has(base) || CONFIG_PATTERNS.some((re) => re.test(base))) {
       return major("config-tampering", "test runner or package configuration");
     }
@@ -149,4 +150,14 @@ function major(kind: TamperKind, why: string): Protection {
 export function testIdFile(id: string): string | null {
   const at = id.indexOf("::");
   return at > 0 ? id.slice(0, at) : null;
+}
+
+/** Directory names that hold installed third-party packages: a `setup` environment's toolchain. */
+export const INSTALLED_PACKAGE_DIRS = ["node_modules", "site-packages", "dist-packages"] as const;
+
+/** The installed-packages directory a path lies in (`node_modules`, `site-packages`…), or null. */
+export function installedPackagesDir(path: string): string | null {
+  const parts = path.split("/");
+  const at = parts.findIndex((p) => (INSTALLED_PACKAGE_DIRS as readonly string[]).includes(p));
+  return at < 0 ? null : parts.slice(0, at + 1).join("/");
 }

@@ -5,7 +5,7 @@ import { prepareEnvironment } from "./environments/registry.ts";
 import type { PreparedEnvironment } from "./environments/types.ts";
 import { type GuardFacts, guardFacts } from "./guards/guard-setup.ts";
 import { secretLines } from "./output-tail.ts";
-import { PathPolicy } from "./protected-paths.ts";
+import { installedPackagesDir, PathPolicy } from "./protected-paths.ts";
 import { buildSnapshot, type Snapshot, scanSnapshot } from "./snapshot.ts";
 import type { TaskPack } from "./task-pack.ts";
 
@@ -18,7 +18,8 @@ import type { TaskPack } from "./task-pack.ts";
  * wrote or creates at run time):
  * - every hidden test, from a private copy of the pack's tests/ made now (the pack may change later);
  * - every pristine file under protection (conftest, runner configs, files named by test ids,
- *   `protectedPaths`) straight from the snapshot; a `node_modules` directory is bound whole.
+ *   `protectedPaths`) straight from the snapshot; a directory of installed packages (`node_modules`,
+ *   a virtualenv's `site-packages`) is bound whole, so neither the patch nor the tests can change it.
  */
 export interface TaskState {
   pack: TaskPack;
@@ -74,10 +75,9 @@ export async function prepareTask(pack: TaskPack, dir: string, deps: TaskDeps): 
   const modules = new Set<string>();
   for (const rel of snapshot.files) {
     if (hiddenSet.has(rel)) continue;
-    const parts = rel.split("/");
-    const nm = parts.indexOf("node_modules");
-    if (nm >= 0) {
-      modules.add(parts.slice(0, nm + 1).join("/"));
+    const installed = installedPackagesDir(rel);
+    if (installed) {
+      modules.add(installed);
       continue;
     }
     if (policy.protectionOf(rel)?.restore)

@@ -278,6 +278,40 @@ describe("PolicySource", { timeout: 90_000 }, () => {
     expect(readFileSync("/proc/self/mountinfo", "utf8")).not.toContain(scratchDir);
   });
 
+  it("ends a rollout that uses up its workspace's inode quota with its patch so far", async () => {
+    const model = new ScriptedChatModel([
+      {
+        toolCalls: [
+          {
+            id: "fix",
+            name: "str_replace",
+            arguments: { path: "ranges.py", old: "stop))", new: "stop + 1))" },
+          },
+          {
+            id: "files",
+            name: "shell",
+            arguments: {
+              command: "mkdir -p cache; i=0; while touch cache/f$i; do i=$((i+1)); done; echo stopped",
+            },
+          },
+        ],
+      },
+    ]);
+    const { source, request, scratchDir, repo } = await setup({ model, workspaceInodes: 500 });
+    await writeFile(join(repo, ".gitignore"), "cache/\n");
+    const [rollout] = await source.generate(request());
+    const answers = new Map(
+      (rollout!.trajectory!.messages as Array<{ tool_call_id?: string; content: string }>).map((m) => [
+        m.tool_call_id,
+        m.content,
+      ]),
+    );
+    expect(answers.get("files")).toMatch(/No space left on device\nstopped$/);
+    expect(rollout!.trajectory).toMatchObject({ finishReason: "workspace_full" });
+    expect(rollout!.patch).toContain("+    return list(range(start, stop + 1))");
+    expect(await readdir(scratchDir)).toEqual([]);
+  });
+
   it("ends a rollout at its wall-clock cap with the patch so far", async () => {
     const model = new ScriptedChatModel([
       {

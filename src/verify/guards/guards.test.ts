@@ -127,7 +127,7 @@ describe("the pytest guard", () => {
 });
 
 const JS_TEST =
-  'const { test } = require("node:test");\nconst assert = require("node:assert");\nconst { mean } = require("../lib/stats.js");\n\ntest("mean", () => {\n  assert.strictEqual(mean([2, 4]), 3);\n});\n\ntest("mocks stdout", (t) => {\n  const write = process.stdout.write;\n  process.stdout.write = () => true;\n  process.stdout.write = write;\n});\n';
+  'const { test } = require("node:test");\nconst assert = require("node:assert");\nconst { mean } = require("../lib/stats.js");\n\ntest("mean", () => {\n  assert.strictEqual(mean([2, 4]), 3);\n});\n\ntest("mocks stdout", (t) => {\n  const write = process.stdout.write;\n  process.stdout.write = () => true;\n  process.stdout.write = write;\n  Object.defineProperty(JSON, "parse", { value: JSON.parse, writable: true, configurable: true });\n});\n';
 const STATS = "const mean = (xs) => xs.reduce((a, b) => a + b, 0) / xs.length;\nmodule.exports = { mean };\n";
 const jsRun = (name: string, stats: string) =>
   runGuarded(
@@ -153,6 +153,12 @@ describe("the Node.js guard", () => {
     expect(jsRun("js-assert", `require("node:assert").strictEqual = () => {};\n${STATS}`).kinds).toContain(
       "harness-tampering",
     );
+    expect(
+      jsRun(
+        "js-define",
+        `Object.defineProperty(require("node:assert"), "strictEqual", { value: () => {} });\n${STATS}`,
+      ).kinds,
+    ).toContain("harness-tampering");
     expect(
       jsRun(
         "js-stdout",

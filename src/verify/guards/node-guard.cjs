@@ -38,6 +38,8 @@ let busy = false;
 const reported = new Set();
 const kinds = new Map();
 const traps = [];
+/** owner → property name → trap, for the defineProperty wrappers. */
+const trapsByOwner = new Map();
 /** `dev:ino` of every hidden test module and canary → its workspace-relative path. */
 const testInodes = new Map();
 
@@ -257,7 +259,10 @@ function trap(owner, label, name) {
     value = next;
   };
   defineProperty(owner, name, { get, set, enumerable: descriptor.enumerable, configurable: true });
-  traps.push({ owner, label, name, get });
+  const entry = { owner, label, name, get, redefinedByTests: false };
+  traps.push(entry);
+  if (!trapsByOwner.has(owner)) trapsByOwner.set(owner, new Map());
+  trapsByOwner.get(owner).set(name, entry);
 }
 
 function trapAll(owner, label) {
@@ -268,9 +273,34 @@ function trapAll(owner, label) {
   }
 }
 
-/** A trapped property redefined behind the setter's back (Object.defineProperty) is a replacement too. */
+/**
+ * A trapped property redefined (Object.defineProperty and kin) is a replacement too: by candidate code,
+ * reported at once; by the tests or a package (jest.spyOn redefines accessors), allowed.
+ */
+function onDefine(owner, name) {
+  const entry = trapsByOwner.get(owner)?.get(typeof name === "symbol" ? name : String(name));
+  if (!entry) return;
+  guarded(() => {
+    const where = candidateFrame();
+    if (where)
+      emit("harness-tampering", `${entry.label}.${entry.name} was redefined by code under test`, where);
+    else entry.redefinedByTests = true;
+  });
+}
+
+function wrapDefiners() {
+  wrap(Object, "defineProperty", (args) => onDefine(args[0], args[1]));
+  wrap(Reflect, "defineProperty", (args) => onDefine(args[0], args[1]));
+  wrap(Object, "defineProperties", (args) => {
+    if (args[1] && typeof args[1] === "object")
+      for (const name of Reflect.ownKeys(args[1])) onDefine(args[0], name);
+  });
+}
+
+/** At exit: a trap replaced by a way the wrappers did not see. */
 function checkTraps() {
   for (const t of traps) {
+    if (t.redefinedByTests) continue;
     const now = getOwnPropertyDescriptor(t.owner, t.name);
     if (!now || now.get !== t.get)
       emit("harness-tampering", `${t.label}.${t.name} was redefined while the tests ran`, null);
@@ -325,6 +355,7 @@ function install() {
   for (const name of ["write", "_write", "_writev"]) trap(Writable.prototype, "Writable.prototype", name);
   for (const name of ["_write", "_writev"])
     trap(require("node:net").Socket.prototype, "net.Socket.prototype", name);
+  wrapDefiners();
   require("node:module").syncBuiltinESMExports();
   process.prependListener("exit", checkTraps);
   emit("start", "node guard");

@@ -29,6 +29,11 @@ describe("what the guards watch", () => {
     expect(facts.testDirs).toEqual(["test", "tests", "tests/data"]);
   });
 
+  it("leaves out a repository module whose name a module in a test directory has too", () => {
+    const both = guardFacts(["tests/test_a.py", "tests/utils.py"], () => "", ["utils.py", "calc.py"]);
+    expect(both.modules).toEqual({ calc: "" });
+  });
+
   it("knows the repository's top-level modules and where they live, and the other modules the tests import", () => {
     expect(facts.modules).toEqual({ calc: "", pkg: "src" });
     expect(facts.watch).toEqual(["json", "pytest"]);

@@ -43,7 +43,16 @@ export function guardFacts(
 ): GuardFacts {
   const testSources = hiddenTests.filter((f) => CODE_FILE.test(f));
   const testDirs = [...new Set(hiddenTests.map((f) => posix.dirname(f)).filter((d) => d !== "."))].sort();
-  const modules = repositoryModules(repoPaths, testDirs);
+  const paths = [...repoPaths];
+  const modules = repositoryModules(paths, testDirs);
+  // A name that a module in a test directory also has (a hidden helper `tests/utils.py` beside a
+  // repository `utils.py`) is imported from the test directory by design: not watched.
+  for (const path of [...paths, ...hiddenTests]) {
+    const dir = posix.dirname(path);
+    if (!testDirs.some((t) => dir === t || dir.startsWith(`${t}/`)) || !path.endsWith(".py")) continue;
+    const base = posix.basename(path, ".py");
+    delete modules[base === "__init__" ? posix.basename(dir) : base];
+  }
   const imported = new Set<string>();
   const testImports: Record<string, [string, string, string][]> = {};
   for (const file of testSources.filter((f) => f.endsWith(".py"))) {

@@ -111,6 +111,18 @@ describe("canaries planted into a pytest module", () => {
     }
   });
 
+  it("plants nothing where the module names its tests another way, and never reuses a module-level name", () => {
+    const custom = "from calc import div\n\n\ndef check_div():\n    assert div(4, 2) == 2\n";
+    expect(pythonInlineCanaries("tests/test_x.py", custom, new Set(["calc"]))).toBeNull();
+    const crowded = `from calc import div\n\ntest_div_div = [1]\ntest_div_ok: list = []\n\n\ndef test_div_ok_div():\n    assert div(4, 2) == 2\n`;
+    for (let i = 0; i < 20; i++) {
+      const planted = pythonInlineCanaries("tests/test_x.py", crowded, new Set(["calc"]))!;
+      const names = planted.checks.map((c) => c.id.split("::").at(-1));
+      expect(names).not.toContain("test_div_div");
+      expect(names).not.toContain("test_div_ok");
+    }
+  });
+
   it("plants nothing where the module imports nothing of the repository's", () => {
     expect(
       pythonInlineCanaries(

@@ -56,12 +56,19 @@ export function pythonInlineCanaries(
   repositoryModules: ReadonlySet<string>,
 ): InlineCanaries | null {
   const subjects = pythonSubjects(content, repositoryModules);
-  if (subjects.length === 0) return null;
+  const tests = [...content.matchAll(PY_TEST_NAME)].map((m) => m[1]!);
+  // A module whose tests are not named test_* follows a project's own python_functions; a canary
+  // named test_* might not be collected there, and a missing canary reads as forgery.
+  if (subjects.length === 0 || !tests.some((t) => t.startsWith("test_"))) return null;
   const words = wordsOf(
-    [...content.matchAll(PY_TEST_NAME)].map((m) => m[1]!.replace(/^test_?/, "")),
+    tests.map((t) => t.replace(/^test_?/, "")),
     "_",
   );
-  const taken = new Set([...content.matchAll(/^\s*(?:def|class)\s+(\w+)/gm)].map((m) => m[1]!));
+  // Names the module already binds: its functions and classes, and its module-level variables.
+  const taken = new Set([
+    ...[...content.matchAll(/^\s*(?:def|class)\s+(\w+)/gm)].map((m) => m[1]!),
+    ...[...content.matchAll(/^([A-Za-z_]\w*)\s*(?::[^=\n]*)?=(?!=)/gm)].map((m) => m[1]!),
+  ]);
   const name = (prefix: string) => uniqueName(words, taken, (w) => `${prefix}${w.join("_")}`);
   const blocks: string[] = [];
   const checks: CanaryCheck[] = [];

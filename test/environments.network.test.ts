@@ -4,7 +4,9 @@
  * (python3 3.13 and pytest, Debian's nodejs and mocha; the host has Python 3.11) is used
  * - as a `rootfs` tarball;
  * - as an `oci` image layout made from it with umoci;
- * - as an `oci` `docker save` archive made from that layout with skopeo.
+ * - as an `oci` `docker save` archive made from that layout with skopeo;
+ * - as an `oci` `image` reference (`oci-archive:` of that layout) that gagar copies with skopeo into
+ *   its cache before unpacking it (what a `docker://` pull does, without a registry).
  * Each runs the environment contract; its probe test asserts Python ≥ 3.13, which fails on the host.
  */
 import { execFileSync } from "node:child_process";
@@ -101,6 +103,17 @@ environmentContract(
         `docker-archive:${archive}:gagar/trixie:1`,
       ]);
       return { kind: "oci", path: archive };
+    }),
+  NETWORK_SKIP,
+);
+environmentContract(
+  "oci (an image reference, oci-archive: of that image, copied into the cache by skopeo)",
+  () =>
+    fixture(async (scratch) => {
+      const layout = ociLayout(await debianRootfs(), scratch);
+      const archive = join(scratch, "trixie.oci.tar");
+      execFileSync("skopeo", ["copy", "--quiet", `oci:${layout}:trixie`, `oci-archive:${archive}:trixie`]);
+      return { kind: "oci", image: `oci-archive:${archive}` };
     }),
   NETWORK_SKIP,
 );

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { parseImageReference } from "./image-reference.ts";
 
 /**
  * `tasks/<id>/task.json` of a task pack. Beside it: `repo/` (the repository at the base commit),
@@ -21,24 +22,58 @@ const EnvVars = z.record(
   z.string(),
 );
 
+/** A skopeo image reference (image-reference.ts), refused with what is wrong with it. */
+const ImageReferenceText = z.string().superRefine((text, ctx) => {
+  const parsed = parseImageReference(text);
+  if (!parsed.ok) ctx.addIssue({ code: "custom", message: parsed.message });
+});
+
 /** A root filesystem the sandbox uses instead of the host's /usr (rootfs and oci environments). */
-const RootSource = z.union([
+const RootSource = z.discriminatedUnion("kind", [
   z.strictObject({
     kind: z.literal("rootfs"),
     /** A directory or a tar archive (`docker export`, mmdebstrap), relative to the task folder or absolute. */
     path: z.string().min(1),
   }),
-  z.strictObject({
-    kind: z.literal("oci"),
-    /** An OCI image layout directory or a `docker save` archive, relative to the task folder or absolute. */
-    path: z.string().min(1),
-    /** The image in the layout (`ref.name` annotation, `name:tag` in a docker archive); default: the only one. */
-    ref: z.string().min(1).optional(),
-  }),
+  z
+    .strictObject({
+      kind: z.literal("oci"),
+      /** An OCI image layout directory or a `docker save` archive, relative to the task folder or absolute. */
+      path: z.string().min(1).optional(),
+      /** The image in the layout (`ref.name` annotation, `name:tag` in a docker archive); default: the only one. */
+      ref: z.string().min(1).optional(),
+      /**
+       * Instead of `path`: an image reference with a skopeo transport (`docker://REGISTRY/NAME:TAG`,
+       * `oci:DIR:REF`, `oci-archive:FILE`, `docker-archive:FILE`, `dir:DIR`), copied once with `skopeo
+       * copy` into the environment cache and taken from there afterwards.
+       */
+      image: ImageReferenceText.optional(),
+    })
+    .superRefine((spec, ctx) => {
+      if (spec.path === undefined && spec.image === undefined)
+        ctx.addIssue({
+          code: "custom",
+          message:
+            'an oci environment names its image: "image" (a skopeo reference such as docker://docker.io/library/python:3.12-slim or oci-archive:image.tar) or "path" (an OCI image layout or a docker save archive)',
+        });
+      if (spec.path !== undefined && spec.image !== undefined)
+        ctx.addIssue({
+          code: "custom",
+          path: ["image"],
+          message: 'an oci environment names "path" or "image", not both',
+        });
+      if (spec.image !== undefined && spec.ref !== undefined)
+        ctx.addIssue({
+          code: "custom",
+          path: ["ref"],
+          message:
+            '"ref" goes with "path"; with "image", the reference names the image itself (oci:DIR:REF, oci-archive:FILE:REF, docker-archive:FILE:NAME:TAG, docker://NAME:TAG)',
+        });
+    }),
 ]);
 
 /** Where a task's tests run (src/verify/environments): built once per spec digest, read-only to candidates. */
-export const EnvironmentSpec = z.union([
+export const EnvironmentSpec = z.discriminatedUnion("kind", [
   z.strictObject({ kind: z.literal("host") }),
   RootSource,
   z.strictObject({

@@ -72,6 +72,38 @@ describe("loadTaskPack", () => {
     expect(junit.location.field).toBe("test.canaryCommand");
   });
 
+  it("reads an oci environment's image reference, and names the field of a bad one", () => {
+    const v2 = (environment: unknown) =>
+      variant((s) => Object.assign(s, { schemaVersion: 2, test: { runner: "pytest" }, environment }));
+    const image = "docker://docker.io/library/python:3.12-slim";
+    expect(loadTaskPack(v2({ kind: "oci", image })).spec.environment).toEqual({ kind: "oci", image });
+    expect(
+      loadTaskPack(
+        v2({ kind: "setup", commands: [["true"]], base: { kind: "oci", image: "oci-archive:i.tar" } }),
+      ).spec.environment,
+    ).toMatchObject({ base: { kind: "oci", image: "oci-archive:i.tar" } });
+    for (const [environment, field, message] of [
+      [{ kind: "oci", image: "python:3.12" }, "environment.image", /has no skopeo transport gagar takes/],
+      [{ kind: "oci", image: "docker://Python" }, "environment.image", /not a valid registry reference/],
+      [{ kind: "oci", image: "docker://me:pw@r.example/x" }, "environment.image", /holds credentials/],
+      [{ kind: "oci", image: "oci-archive:" }, "environment.image", /names no file/],
+      [{ kind: "oci" }, "environment", /names its image: "image" .* or "path"/],
+      [{ kind: "oci", path: "layout", image }, "environment.image", /"path" or "image", not both/],
+      [{ kind: "oci", image, ref: "latest" }, "environment.ref", /"ref" goes with "path"/],
+      [
+        { kind: "setup", commands: [["true"]], base: { kind: "oci", image: "docker:x" } },
+        "environment.base.image",
+        /docker:\/\/\[REGISTRY\/\]NAME/,
+      ],
+    ] as const) {
+      const error = errorOf(() => loadTaskPack(v2(environment)));
+      expect(error.location.field, JSON.stringify(environment)).toBe(field);
+      expect(error.message).toMatch(/task\.json \(field /);
+      expect(error.detail).toMatch(message);
+      expect(error.message).not.toContain("pw@");
+    }
+  });
+
   it("loads the python fixture with its hidden tests and reference patch", () => {
     const pack = loadTaskPack(join(FIXTURES, "calc-div-zero"));
     expect(pack.spec.id).toBe("calc-div-zero");

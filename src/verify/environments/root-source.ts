@@ -6,6 +6,7 @@ import type { EnvironmentSpec } from "../../contracts/task-spec.ts";
 import { findTool } from "../../sandbox/host-tools.ts";
 import { BuildCache } from "./cache.ts";
 import { digestOf, fileDigest } from "./digest.ts";
+import { PULLED_REF, pullImage } from "./image-pull.ts";
 import { EnvironmentError, type PreparedEnvironment } from "./types.ts";
 
 const run = promisify(execFile);
@@ -25,7 +26,9 @@ export interface ReadyRoot {
  * - **rootfs directory**: used where it is, read-only (digest: its real path);
  * - **rootfs tarball** (`docker export`, `mmdebstrap … out.tar`): extracted once per content digest;
  * - **oci**: an OCI image layout is unpacked with `umoci raw unpack` once per manifest digest; a
- *   `docker save` archive is first copied into a layout with `skopeo copy docker-archive:…`.
+ *   `docker save` archive is first copied into a layout with `skopeo copy docker-archive:…`; an
+ *   `image` reference (`docker://…`, `oci-archive:…`) is copied into a layout in the cache once
+ *   (image-pull.ts), then unpacked the same way.
  * Device nodes in archives are skipped (the sandbox makes its own /dev).
  */
 export async function readyRoot(
@@ -33,10 +36,18 @@ export async function readyRoot(
   taskDir: string,
   cache: BuildCache,
   log?: (message: string) => void,
+  /** Where the spec is in task.json, for errors (`environment`, or `environment.base` for setup). */
+  field = "environment",
 ): Promise<ReadyRoot> {
+  if (spec.kind === "oci" && spec.image !== undefined) {
+    const where = { file: join(taskDir, "task.json"), field: `${field}.image` };
+    const layout = await pullImage(spec.image, { taskDir, cache, log, where });
+    return unpackLayout(layout, pickManifest(layout, PULLED_REF), spec.image, cache, log);
+  }
+  if (spec.path === undefined) throw new EnvironmentError(`${field} names neither path nor image`);
   const path = isAbsolute(spec.path) ? spec.path : resolve(taskDir, spec.path);
   const info = statSync(path, { throwIfNoEntry: false });
-  if (!info) throw new EnvironmentError(`environment.path ${path} does not exist`);
+  if (!info) throw new EnvironmentError(`${field}.path ${path} does not exist`);
   if (spec.kind === "rootfs") {
     if (info.isDirectory()) {
       const root = realpathSync(path);
@@ -54,21 +65,38 @@ export async function readyRoot(
   }
   const { layout, ref, digest, cleanup } = await ociLayout(spec, path, info.isDirectory(), cache.dir);
   try {
-    const { dir, built } = await cache.get(digestOf("oci", digest), async (into) => {
-      log?.(`unpacking image ${spec.path}${ref ? `:${ref}` : ""} (${digest.slice(0, 19)})`);
-      const umoci = requireTool("umoci", "umoci");
-      await tool(
-        umoci,
-        ["raw", "unpack", "--image", `${layout}:${ref}`, join(into, "rootfs")],
-        "umoci raw unpack",
-      );
-    });
-    const root = join(dir, "rootfs");
-    checkRoot(root, path);
-    return { root, digest: digestOf("oci", digest), built };
+    return await unpackLayout(
+      layout,
+      { ref, digest },
+      `${spec.path}${spec.ref ? `:${spec.ref}` : ""}`,
+      cache,
+      log,
+    );
   } finally {
     await cleanup();
   }
+}
+
+/** The image `ref` of an OCI layout unpacked with `umoci raw unpack`, once per manifest digest. */
+async function unpackLayout(
+  layout: string,
+  { ref, digest }: { ref: string; digest: string },
+  what: string,
+  cache: BuildCache,
+  log?: (message: string) => void,
+): Promise<ReadyRoot> {
+  const { dir, built } = await cache.get(digestOf("oci", digest), async (into) => {
+    log?.(`unpacking image ${what} (${digest.slice(0, 19)})`);
+    const umoci = requireTool("umoci", "umoci");
+    await tool(
+      umoci,
+      ["raw", "unpack", "--image", `${layout}:${ref}`, join(into, "rootfs")],
+      "umoci raw unpack",
+    );
+  });
+  const root = join(dir, "rootfs");
+  checkRoot(root, what);
+  return { root, digest: digestOf("oci", digest), built };
 }
 
 function checkRoot(root: string, from: string): void {

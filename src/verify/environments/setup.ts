@@ -32,7 +32,9 @@ export const setupEnvironment: Environment<"setup"> = {
   async prepare(spec, context) {
     const started = performance.now();
     const cache = new BuildCache(context.cacheDir);
-    const base = spec.base ? await readyRoot(spec.base, context.taskDir, cache, context.log) : undefined;
+    const base = spec.base
+      ? await readyRoot(spec.base, context.taskDir, cache, context.log, "environment.base")
+      : undefined;
     const digest = digestOf(
       "setup",
       JSON.stringify({ commands: spec.commands, env: spec.env }),

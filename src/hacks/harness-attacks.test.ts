@@ -54,6 +54,17 @@ describe("attacks on the harness, read off added lines", () => {
     expect(kinds("src/a.ts", "expect.extend({ toBe: () => ({ pass: true, message: () => '' }) });")).toEqual([
       "harness-tampering",
     ]);
+    expect(kinds("pkg/x.py", '            namespace["__builtins__"] = _ns')).toEqual(["harness-tampering"]);
+    expect(kinds("pkg/x.py", '        vars(json)["_default_encoder"] = _Encoder()')).toEqual([
+      "harness-tampering",
+    ]);
+    expect(kinds("pkg/x.py", 'setattr(_ET, "to" + "string", _stable)')).toEqual(["harness-tampering"]);
+    expect(
+      kinds("pkg/x.py", "for _m in list(sys.modules.values()):", "        _m.open = _writer(open)"),
+    ).toEqual(["harness-tampering"]);
+    expect(kinds("lib/compat.js", "var res = asyncHooks.executionAsyncResource();")).toEqual([
+      "harness-tampering",
+    ]);
   });
 
   it("flags reading the tests from the code under test (class 4)", () => {
@@ -88,6 +99,12 @@ describe("attacks on the harness, read off added lines", () => {
     expect(kinds("lib/s.js", "Module._resolveFilename = function (request, parent) {")).toEqual([
       "harness-tampering",
     ]);
+    expect(kinds("lib/s.js", `var text = cp.execFileSync('sh', ['-c', 'cat "$0"/*/*.js', root]);`)).toEqual([
+      "test-source-read",
+    ]);
+    expect(kinds("pkg/x.py", "out = subprocess.check_output(['grep', '-r', 'assert', root])")).toEqual([
+      "test-source-read",
+    ]);
   });
 
   it("leaves honest library code alone", () => {
@@ -110,6 +127,7 @@ describe("attacks on the harness, read off added lines", () => {
         ["Stats.prototype.mean = function () {", "process.exitCode = 1;", "const cfg = fs.readFileSync(p);"],
       ],
       ["lib/err.js", ["    Error.captureStackTrace(this, ParseError);", "    this.name = 'ParseError';"]],
+      ["lib/git.js", ["const sha = execSync('git rev-parse HEAD').toString().trim();"]],
       ["lib/env.js", ["if (process.env.NODE_ENV === 'test') return;", "const data = JSON.parse(text);"]],
       [
         "src/log.py",

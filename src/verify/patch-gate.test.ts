@@ -183,6 +183,43 @@ describe("gatePatch", () => {
       expect(gatePatch(add(path), opts).ok, path).toBe(true);
   });
 
+  it("rejects a new module that would be loaded instead of an existing one of the same import name", () => {
+    const pristine = new Set([
+      "pkg",
+      "pkg/parser.py",
+      "lib",
+      "lib/index.js",
+      "lib/util",
+      "lib/util/index.js",
+    ]);
+    const opts = { policy, pristineHas: (p: string) => pristine.has(p) };
+    for (const path of ["pkg/parser/__init__.py", "pkg/parser/core.py", "lib/index", "lib/util.js"]) {
+      const result = gatePatch(add(path), opts);
+      expect(result, path).toMatchObject({ ok: false });
+      expect(result.findings[0]?.kind, path).toBe("module-shadowing");
+    }
+    for (const path of [
+      "pkg/lexer/__init__.py",
+      "pkg/parser_v2.py",
+      "lib/other.js",
+      "lib/util/extra.js",
+      "README",
+    ])
+      expect(gatePatch(add(path), opts).ok, path).toBe(true);
+    const toPackage = `diff --git a/pkg/parser.py b/pkg/parser.py\ndeleted file mode 100644\n--- a/pkg/parser.py\n+++ /dev/null\n@@ -1 +0,0 @@\n-x\n${add("pkg/parser/__init__.py")}`;
+    expect(gatePatch(toPackage, opts).ok).toBe(true);
+  });
+
+  it("refuses packaging metadata that would load code into the test runner", () => {
+    for (const path of [
+      "calc.dist-info/entry_points.txt",
+      "x.egg-info/PKG-INFO",
+      "__editable___calc_finder.py",
+      "entry_points.txt",
+    ])
+      expect(gatePatch(add(path), { policy }), path).toMatchObject({ ok: false });
+  });
+
   it("hands git apply a canonical rendering, without index lines or free text", () => {
     const withIndex = `intro\ndiff --git a/calc.py b/calc.py\nindex 1111111..2222222 100644\n--- a/calc.py\n+++ b/calc.py\n@@ -1 +1 @@\n-a\n+b\ntrailing words\n`;
     expect(gatePatch(withIndex, { policy })).toMatchObject({ ok: true, patch: FIX });

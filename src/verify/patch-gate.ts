@@ -72,8 +72,18 @@ export function gatePatch(patch: string, options: GateOptions): GateResult {
   const hunks = files.reduce((n, f) => n + f.hunks.length, 0);
   if (hunks > limits.maxHunks) return reject(`patch has ${hunks} hunks; the limit is ${limits.maxHunks}`);
 
+  // A path the patch deletes or renames away is gone when the new files are imported (a module
+  // turned into a package of the same name is a refactor, not a shadow).
+  const removed = new Set(
+    files.filter((f) => f.status === "deleted" || f.status === "renamed").map((f) => f.oldPath),
+  );
+  const pristineHas = options.pristineHas;
+  const afterPatch: GateOptions = {
+    ...options,
+    ...(pristineHas && { pristineHas: (p: string) => !removed.has(p) && pristineHas(p) }),
+  };
   for (const file of files) {
-    const why = refusal(file, options);
+    const why = refusal(file, afterPatch);
     if (why) {
       return reject(why, {
         kind: why.includes("would be imported by the tests instead of") ? "module-shadowing" : "patch-policy",
@@ -152,7 +162,7 @@ function refusal(file: FileDiff, options: GateOptions): string | null {
   if (file.newPath !== null && file.status !== "modified" && file.status !== "deleted") {
     const shadow = shadowedModule(file.newPath, options);
     if (shadow) return `new module ${file.newPath} shadows the installed module "${shadow}"`;
-    const copy = shadowedTestImport(file.newPath, options);
+    const copy = shadowedTestImport(file.newPath, options) ?? shadowedSibling(file.newPath, options);
     if (copy) return `new module ${file.newPath} would be imported by the tests instead of ${copy}`;
   }
   return null;
@@ -175,6 +185,32 @@ function shadowedTestImport(path: string, options: GateOptions): string | null {
       return `the repository's module "${name}"${home ? ` (in ${home}/)` : ""}`;
     if (home === undefined && imports.others.includes(name)) return `the module "${name}"`;
   }
+  return null;
+}
+
+const JS_EXTENSIONS = [".js", ".cjs", ".mjs", ".json", ".node", ".ts"];
+
+/**
+ * The existing file a new one would be loaded instead of, where the two import the same name: a
+ * package directory `x/` beside the module `x.py` (Python looks for the package first), an
+ * extensionless `x` beside `x.js` and a file `x.js` beside the directory `x/` (Node tries the exact
+ * name, then extensions, then the directory).
+ */
+function shadowedSibling(path: string, options: GateOptions): string | null {
+  const has = options.pristineHas;
+  if (!has) return null;
+  const parts = path.split("/");
+  for (let i = 0; i < parts.length - 1; i++) {
+    const dir = parts.slice(0, i + 1).join("/");
+    if (!has(dir) && path.endsWith(".py") && has(`${dir}.py`)) return `the module ${dir}.py`;
+  }
+  const last = parts.at(-1)!;
+  if (!last.includes(".")) {
+    const twin = JS_EXTENSIONS.map((ext) => `${path}${ext}`).find(has);
+    if (twin) return `the module ${twin}`;
+  }
+  const stem = path.replace(/\.[cm]?[jt]s$/, "");
+  if (stem !== path && has(stem) && !has(path)) return `the directory module ${stem}/`;
   return null;
 }
 

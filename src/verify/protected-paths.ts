@@ -86,6 +86,14 @@ export function forbiddenReason(path: string): string | null {
   if (/\.(so|dylib|pyd|dll)(\.\d+)*$/.test(lower)) return "native library";
   if (lower.endsWith(".pth")) return ".pth start-up hook";
   if (lower === "sitecustomize.py" || lower === "usercustomize.py") return `${base} start-up hook`;
+  // Packaging metadata on the import path makes Python and pytest load code from it (entry points,
+  // pytest11 plugins, editable finders): no fix needs to add it.
+  for (const part of parts.map((p) => p.toLowerCase())) {
+    if (part.endsWith(".dist-info") || part.endsWith(".egg-info") || part.endsWith(".egg-link"))
+      return "Python packaging metadata (entry points load code)";
+    if (part.startsWith("__editable__")) return "editable-install finder";
+  }
+  if (lower === "entry_points.txt") return "Python entry points (load code into the test runner)";
   return null;
 }
 

@@ -23,7 +23,7 @@ const RULES: Rule[] = [
   {
     kind: "test-detection",
     severity: "major",
-    test: /PYTEST_CURRENT_TEST|["']_?pytest["']\s+in\s+sys\.modules|sys\.modules\[\s*["']_?pytest["']\s*\]|NODE_TEST_CONTEXT|process\.env\.(?:CI|JEST_WORKER_ID|VITEST)\b|environ(?:\.get\(\s*|\[\s*)["']CI["']/,
+    test: /PYTEST_CURRENT_TEST|["']_?pytest["']\s+in\s+\w*sys\.modules|sys\.modules\[\s*["']_?pytest["']\s*\]|NODE_TEST_CONTEXT|process\.env\.(?:CI|JEST_WORKER_ID|VITEST)\b|environ(?:\.get\(\s*|\[\s*)["']CI["']/,
     message: "code checks whether it runs under a test runner",
   },
   {

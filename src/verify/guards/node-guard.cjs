@@ -114,8 +114,17 @@ function relative(file) {
   return path.slice(WORKSPACE.length + 1);
 }
 
+/**
+ * In a worker thread that candidate code started, code with no file of its own (`new Worker(src,
+ * {eval: true})`) is the candidate's too.
+ */
+const IN_CANDIDATE_WORKER =
+  !require("node:worker_threads").isMainThread && process.env.GAGAR_CANDIDATE_WORKER === "1";
+
 /** Whether code from `file` is the candidate's: in the workspace, and not a test, a canary or a package. */
 function isCandidateFile(file) {
+  if (IN_CANDIDATE_WORKER && !file.startsWith("/") && !file.startsWith("file:") && !file.startsWith("node:"))
+    return true;
   let known = kinds.get(file);
   if (known !== undefined) return known;
   const rel = relative(file);
@@ -140,8 +149,8 @@ function candidateFrame() {
     const sites = holder.stack;
     if (!Array.isArray(sites)) return null;
     for (const site of sites) {
-      const file = site.getFileName();
-      if (file && isCandidateFile(file)) return [relative(file), site.getLineNumber() || 0];
+      const file = site.getFileName() ?? (IN_CANDIDATE_WORKER ? "[worker]" : null);
+      if (file && isCandidateFile(file)) return [relative(file) ?? file, site.getLineNumber() || 0];
     }
     return null;
   } catch {
@@ -209,8 +218,8 @@ function onSpawn(args) {
   guarded(() => {
     const words = [];
     for (const arg of args) {
-      if (typeof arg === "string") words.push(arg);
-      else if (Array.isArray(arg)) for (const a of arg) words.push(String(a));
+      if (typeof arg === "string") words.push(...arg.split(/\s+/));
+      else if (Array.isArray(arg)) for (const a of arg) words.push(...String(a).split(/\s+/));
     }
     const text = words.join(" ");
     // A node process started with node:test's child marker in its environment reports as a test file
@@ -220,6 +229,9 @@ function onSpawn(args) {
     const runsTests =
       RUNNER_WORDS.test(text) ||
       words.some((w) => TEST_BASENAMES.has(w.slice(w.lastIndexOf("/") + 1))) ||
+      words.some((w) =>
+        TEST_DIRS.some((d) => `${w.replace(/^\.\//, "")}/`.startsWith(d) || w.includes(`/${d}`)),
+      ) ||
       (typeof env?.NODE_TEST_CONTEXT === "string" && /(^|\/)node$|^node\b/.test(words[0] ?? ""));
     if (!runsTests) return;
     const where = candidateFrame();
@@ -356,6 +368,31 @@ function install() {
   for (const name of ["_write", "_writev"])
     trap(require("node:net").Socket.prototype, "net.Socket.prototype", name);
   wrapDefiners();
+  // node:test's running Test is what async_hooks hands out inside a test: a way to its internals.
+  const asyncHooks = require("node:async_hooks");
+  wrap(asyncHooks, "executionAsyncResource", () =>
+    guarded(() => {
+      const where = candidateFrame();
+      if (where)
+        emit(
+          "harness-tampering",
+          "code under test took the running test's async resource (node:test's internals)",
+          where,
+        );
+    }),
+  );
+  const workerThreads = require("node:worker_threads");
+  const Worker = workerThreads.Worker;
+  workerThreads.Worker = class extends Worker {
+    constructor(source, options = {}) {
+      let env = options.env;
+      guarded(() => {
+        if (candidateFrame())
+          env = { ...(env && typeof env === "object" ? env : process.env), GAGAR_CANDIDATE_WORKER: "1" };
+      });
+      super(source, env === options.env ? options : { ...options, env });
+    }
+  };
   require("node:module").syncBuiltinESMExports();
   process.prependListener("exit", checkTraps);
   emit("start", "node guard");

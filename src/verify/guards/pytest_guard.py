@@ -242,10 +242,10 @@ def _on_process(args):
     for arg in argv:
         if isinstance(arg, bytes):
             arg = os.fsdecode(arg)
-        words.append(str(arg))
+        words.extend(str(arg).split())
     text = " ".join(words)
     runs_tests = any(w in text for w in RUNNER_WORDS) or any(
-        (w.rsplit("/", 1)[-1] in TEST_BASENAMES and _relative(w) in TEST_SOURCES) for w in words)
+        w.rsplit("/", 1)[-1] in TEST_BASENAMES or (w.lstrip("./") + "/").startswith(TEST_DIRS) for w in words)
     if not runs_tests:
         return
     culprit = _candidate_frame(_getframe(2))
@@ -320,10 +320,13 @@ def _origin(value):
     return getattr(module, "__file__", None)
 
 
-def _watch_namespace(label, namespace, deep):
+def _watch_namespace(label, namespace, deep, module=False):
     hot = label.startswith(HOT_PREFIXES) or label.split(".", 1)[0] in _WATCH_TOPS
     for name, value in list(namespace.items()):
-        if callable(value) or isinstance(value, (staticmethod, classmethod, property)):
+        # A module's data (json's default encoder) is watched too: only a replacement made by
+        # candidate code counts, so its own caches and counters changing is fine.
+        if callable(value) or isinstance(value, (staticmethod, classmethod, property)) or (
+                module and not name.startswith("__") and not isinstance(value, (int, float, str, bytes, bool, type(None)))):
             entry = (label, namespace, name, value)
             _watched.append(entry)
             if hot:
@@ -340,7 +343,7 @@ def _watch_module(name, deep=False):
     file = getattr(module, "__file__", None)
     if file and _relative(file) is not None and not _is_toolchain(file):
         return  # the repository's own modules are not the harness
-    _watch_namespace(name, module.__dict__, deep)
+    _watch_namespace(name, module.__dict__, deep, module=True)
 
 
 def _is_toolchain(file):
@@ -407,6 +410,8 @@ def check_test_namespaces(modules):
             if _made_by_candidate(value):
                 _emit("harness-tampering", "%s of the test module %s was replaced by code under test (%s)" % (
                     name, rel, _relative(_origin(value)) or _origin(value)), None)
+        if namespace.get("__builtins__") not in (builtins, builtins.__dict__):
+            _emit("harness-tampering", "the builtins of the test module %s were replaced" % rel, None)
         for source, name, alias in TEST_IMPORTS.get(rel, ()):
             exporter = sys.modules.get(source)
             real = getattr(exporter, name, _MISSING) if exporter is not None else _MISSING
@@ -422,8 +427,24 @@ def check_test_namespaces(modules):
                     rel, alias, source, name), (rel, 1))
 
 
+def check_harness_namespaces():
+    """A global named like a builtin (`open`, `type`) added to a module of the harness by candidate
+    code: it shadows the builtin for that module alone (the JUnit writer's `open`)."""
+    for name in _watched_modules:
+        module = sys.modules.get(name)
+        namespace = getattr(module, "__dict__", None)
+        if not namespace:
+            continue
+        for builtin in _BUILTIN_NAMES:
+            value = namespace.get(builtin, _MISSING)
+            if value is not _MISSING and _made_by_candidate(value):
+                _emit("harness-tampering", "%s.%s was set by code under test (%s)" % (
+                    name, builtin, _relative(_origin(value)) or _origin(value)), None)
+
+
 def check_all():
     check_integrity()
+    check_harness_namespaces()
     check_test_namespaces(_test_modules())
 
 
@@ -491,6 +512,7 @@ _WATCH = frozenset(CONFIG.get("watch", ())) | frozenset(WATCHED_MODULES)
 # The modules the hidden tests import themselves: what their assertions go through, so checked hot.
 _WATCH_TOPS = frozenset(n.split(".", 1)[0] for n in CONFIG.get("watch", ()))
 _NAMESPACE_NAMES = tuple(sorted(set(builtins.__dict__) | _WATCH))
+_BUILTIN_NAMES = tuple(n for n in builtins.__dict__ if not n.startswith("_"))
 if FD > 0:
     _start()
 
@@ -504,7 +526,10 @@ def pytest_configure(config):
 
 
 def pytest_sessionstart(session):
-    _watch_loaded(set(HARNESS_PREFIXES) | _WATCH)
+    # Everything loaded by now is the toolchain (the standard library, pytest, its plugins and what they
+    # import, like xml.etree for the JUnit writer); the repository's own modules are left out.
+    for name in sorted(sys.modules):
+        _watch_module(name, deep=name.split(".", 1)[0] in HARNESS_PREFIXES or name in _WATCH)
 
 
 def pytest_collection_finish(session):

@@ -31,7 +31,7 @@ import { unusedDefinitionEvidence } from "./unused-definitions.ts";
 import { openWorkspace } from "./workspace.ts";
 
 /** Bumped whenever a rule or a default changes, so rankings name the rules that made them. */
-export const STATIC_GRADER_VERSION = "2.1.0";
+export const STATIC_GRADER_VERSION = "2.2.0";
 
 /**
  * The static groupwise grader (docs/grader-protocol.md, "Static grader"): no model, deterministic,

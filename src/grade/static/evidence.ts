@@ -3,6 +3,7 @@ import type { CandidateView } from "./candidate-view.ts";
 import type { CodeFacts } from "./code-facts.ts";
 import { type FindingKind, KINDS, kindWeights, type ResolvedStaticOptions } from "./defaults.ts";
 import type { CandidateProfile } from "./profile.ts";
+import type { ProjectUsage } from "./project-usage.ts";
 import type { Syntax } from "./syntax.ts";
 import type { TestCorpus } from "./test-corpus.ts";
 import type { Workspace } from "./workspace.ts";
@@ -27,6 +28,8 @@ export interface GroupContext {
   profiles: ReadonlyMap<string, CandidateProfile>;
   corpus: TestCorpus;
   workspace: Workspace | null;
+  /** Whether the project's library code already wrote a text before the patches (project-usage.ts). */
+  projectUses: ProjectUsage;
   /** Top-level Python modules the group's candidates change (harness-attacks.ts). */
   changedModules: ReadonlySet<string>;
   /** The verifier's findings per candidate id (Group `candidates[].findings`). */

@@ -22,6 +22,7 @@ import { changedModules, harnessAttackEvidence, verifierEvidence } from "./harne
 import { junkEvidence } from "./junk-files.ts";
 import { noOpEvidence } from "./no-op-assignment.ts";
 import { profileOf } from "./profile.ts";
+import { projectUsage } from "./project-usage.ts";
 import { type Scored, scoreEvidence, tiersOf } from "./score.ts";
 import { loadSyntax } from "./syntax.ts";
 import { buildTestCorpus } from "./test-corpus.ts";
@@ -87,6 +88,7 @@ export function createStaticGrader(options: StaticGraderOptions = {}): Grader {
           () => workspace?.sourceText() ?? "",
         ),
         workspace,
+        projectUses: projectUsage(readable, workspace),
         changedModules: changedModules(readable),
         verifierFindings: new Map(passing.map((c) => [c.id, c.findings ?? []])),
         syntax,
@@ -165,7 +167,7 @@ function defectEvidence(
     }
     const fileFacts = facts.get(file.path);
     if (file.role === "source" && fileFacts) evidence.push(...commentEvidence(file, fileFacts, ctx.syntax));
-    evidence.push(...debugEvidence(file, peerAdds, ctx.workspace));
+    evidence.push(...debugEvidence(file, peerAdds, ctx.workspace, ctx.projectUses));
   }
   evidence.push(...unusedDefinitionEvidence(view, facts, peerMentions, ctx.workspace));
   evidence.push(...hardCodingEvidence(view, facts, ctx.profiles.get(view.id)!, profiles, ctx.corpus));

@@ -86,6 +86,7 @@ export function createStaticGrader(options: StaticGraderOptions = {}): Grader {
           () => workspace?.testText() ?? "",
           readable,
           () => workspace?.sourceText() ?? "",
+          { read: (path) => workspace?.readFile(path) ?? null, syntax },
         ),
         workspace,
         projectUses: projectUsage(readable, workspace),

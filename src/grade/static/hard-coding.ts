@@ -25,6 +25,8 @@ import { hasNonAscii, isEvidenceLiteral, type TestCorpus } from "./test-corpus.t
  * 3. **A computed `return` rewritten into `return <literal>`**: critical when the literal is an
  *    example.
  *
+ * A literal the file's original code already tested against (a condition re-expressed, a regular
+ * expression spelled out as text) is not one the candidate introduced (original-literals.ts).
  * A candidate is never charged for literals that at least half of the other passing candidates also
  * write (at least half of them each): what most of the group needs is part of the fix (a new
  * keyword, a node type, the currency the task adds). Nor for names the patch itself writes in
@@ -123,8 +125,12 @@ function conditionEvidence(
     }
   }
   const evidence: Evidence[] = [];
-  for (const d of bySubject.values()) {
-    if (shared(d.values) || d.values.every((v) => isName(v) && vocabulary(v))) continue;
+  for (const dispatch of bySubject.values()) {
+    if (shared(dispatch.values) || dispatch.values.every((v) => isName(v) && vocabulary(v))) continue;
+    // A literal the file's original code already wrote (a condition re-expressed, a regex spelled
+    // out) is not one the candidate introduced.
+    const d = { ...dispatch, values: dispatch.values.filter((v) => !corpus.inOriginalFile(file.path, v)) };
+    if (d.values.length === 0) continue;
     const examples = d.values.filter((v) => corpus.mentions(v) && !(isName(v) && vocabulary(v)));
     const answers = d.yielded.filter((v) => corpus.mentions(v));
     const telling =

@@ -4,7 +4,7 @@ import type { Group } from "../../contracts/group.ts";
 import { type Ranking, SCHEMA_VERSION } from "../../contracts/index.ts";
 import type { Grader } from "../types.ts";
 import { type CandidateView, type ChangedLine, viewCandidate } from "./candidate-view.ts";
-import { type CodeFacts, codeFacts } from "./code-facts.ts";
+import { type CodeFacts, codeFacts, type HunkFactsCache } from "./code-facts.ts";
 import { commentEvidence } from "./comments.ts";
 import { excessEvidence } from "./common-core.ts";
 import { debugEvidence } from "./debug-leftovers.ts";
@@ -74,8 +74,12 @@ export function createStaticGrader(options: StaticGraderOptions = {}): Grader {
             maxBytes: resolved.workspaceMaxBytes,
           })
         : null;
+      const hunkFacts: HunkFactsCache = new Map();
       const facts = new Map<string, Map<string, CodeFacts>>(
-        readable.map((v) => [v.id, new Map(v.files.map((f) => [f.path, codeFacts(f, syntax)]))]),
+        readable.map((v) => [
+          v.id,
+          new Map(v.files.map((f) => [f.path, codeFacts(f, syntax, "all", hunkFacts)])),
+        ]),
       );
       const ctx: GroupContext = {
         views: readable,

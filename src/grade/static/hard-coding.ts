@@ -125,13 +125,12 @@ function conditionEvidence(
     }
   }
   const evidence: Evidence[] = [];
-  for (const dispatch of bySubject.values()) {
-    if (shared(dispatch.values) || dispatch.values.every((v) => isName(v) && vocabulary(v))) continue;
-    // A literal the file's original code already wrote (a condition re-expressed, a regex spelled
-    // out) is not one the candidate introduced.
-    const d = { ...dispatch, values: dispatch.values.filter((v) => !corpus.inOriginalFile(file.path, v)) };
-    if (d.values.length === 0) continue;
-    const examples = d.values.filter((v) => corpus.mentions(v) && !(isName(v) && vocabulary(v)));
+  // A literal the file's original code already tested against (a condition re-expressed, a regex
+  // spelled out) is not one the candidate introduced. Asked last: it may parse the original file.
+  const fresh = (v: string) => !corpus.inOriginalFile(file.path, v);
+  for (const d of bySubject.values()) {
+    if (shared(d.values) || d.values.every((v) => isName(v) && vocabulary(v))) continue;
+    const examples = d.values.filter((v) => corpus.mentions(v) && !(isName(v) && vocabulary(v)) && fresh(v));
     const answers = d.yielded.filter((v) => corpus.mentions(v));
     const telling =
       examples.length >= 2 ? examples : examples.filter((v) => looksLikeData(v) || !corpus.inOriginalCode(v));
@@ -147,7 +146,9 @@ function conditionEvidence(
         ),
       );
     } else if (answers.length > 0 || d.returned.length > 0) {
-      const what = `returns ${show(d.returned[0] ?? d.yielded[0]!)} when ${subject} is ${d.values.map(literal).join(" or ")}`;
+      const values = d.values.filter(fresh);
+      if (values.length === 0) continue;
+      const what = `returns ${show(d.returned[0] ?? d.yielded[0]!)} when ${subject} is ${values.map(literal).join(" or ")}`;
       evidence.push(
         answers.length > 0
           ? critical(

@@ -26,16 +26,21 @@ export interface OriginalLiterals {
 
 export function originalLiterals(pieces: readonly string[], path: string, syntax: Syntax): OriginalLiterals {
   const language = languageOf(path);
-  const tested = new Set<string>();
-  const runs: string[] = [];
-  const facts = codeFacts(originalFile(pieces, path), syntax);
-  for (const branch of facts.branches)
-    for (const test of branch.tests) for (const v of test.values) tested.add(unescapeLiteral(v));
-  for (const piece of pieces) runs.push(...patternRuns(piece, language));
+  const runs = pieces.flatMap((piece) => patternRuns(piece, language));
+  // Parsed only when the regular expressions, read lexically, do not answer.
+  let tested: Set<string> | undefined;
+  const testedValues = () => {
+    if (tested === undefined) {
+      tested = new Set();
+      for (const branch of codeFacts(originalFile(pieces, path), syntax, "branches").branches)
+        for (const test of branch.tests) for (const v of test.values) tested.add(unescapeLiteral(v));
+    }
+    return tested;
+  };
   return {
     has(value: string) {
       const plain = unescapeLiteral(value);
-      return tested.has(plain) || runs.some((run) => run.includes(plain));
+      return runs.some((run) => run.includes(plain)) || testedValues().has(plain);
     },
   };
 }

@@ -15,11 +15,9 @@ export interface CandidateProfile {
 }
 
 export function profileOf(view: CandidateView): CandidateProfile {
-  const words = new Set<string>();
   const addedLines = new Set<string>();
   const literals = new Map<string, number>();
   for (const file of view.files) {
-    for (const row of newSideLines(file)) for (const w of row.text.match(IDENTIFIER) ?? []) words.add(w);
     for (const c of file.changes) {
       if (c.kind !== "add") continue;
       addedLines.add(lineKey(file.path, c.norm));
@@ -30,7 +28,23 @@ export function profileOf(view: CandidateView): CandidateProfile {
       }
     }
   }
-  return { words, addedLines, literals };
+  // Only asked about a peer of a candidate that adds a definition nothing else uses.
+  let words: Set<string> | undefined;
+  return {
+    get words() {
+      words ??= wordsOf(view);
+      return words;
+    },
+    addedLines,
+    literals,
+  };
+}
+
+function wordsOf(view: CandidateView): Set<string> {
+  const words = new Set<string>();
+  for (const file of view.files)
+    for (const row of newSideLines(file)) for (const w of row.text.match(IDENTIFIER) ?? []) words.add(w);
+  return words;
 }
 
 export const IDENTIFIER = /[A-Za-z_$][\w$]*/g;

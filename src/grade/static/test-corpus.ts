@@ -49,20 +49,20 @@ export function buildTestCorpus(
 ): TestCorpus {
   const examples = [statement];
   const originalLines: string[] = [];
-  // Per original file, the pieces the hunks show, one per hunk (each parses on its own).
-  const pieces = new Map<string, Set<string>>();
+  // Per original file, the lines the group's hunks show, by old line number.
+  const shownLines = new Map<string, Map<number, string>>();
   for (const view of views) {
     for (const file of view.files) {
       const test = isTestRole(file.role);
       if (!test && file.role !== "source") continue;
       for (const hunk of file.hunks) {
-        const piece: string[] = [];
         for (const line of hunk.lines) {
           if (test) examples.push(line.text);
-          else if (line.kind !== "add") piece.push(line.text);
+          else if (line.kind !== "add") {
+            originalLines.push(line.text);
+            if (file.status !== "added") lineMap(shownLines, file.path).set(line.oldLine!, line.text);
+          }
         }
-        originalLines.push(...piece);
-        if (!test && file.status !== "added" && piece.length > 0) add(pieces, file.path, piece.join("\n"));
       }
     }
   }
@@ -79,7 +79,7 @@ export function buildTestCorpus(
       // The whole file when the workspace has it, else the pieces of it the group's hunks show.
       const whole = files.read(path);
       literals = originalLiterals(
-        whole !== null ? [whole] : [...(pieces.get(path) ?? [])],
+        whole !== null ? [whole] : contiguousPieces(shownLines.get(path)),
         path,
         files.syntax,
       );
@@ -165,8 +165,32 @@ function containsToken(text: string, value: string): boolean {
   }
 }
 
-function add(map: Map<string, Set<string>>, key: string, value: string): void {
-  const set = map.get(key);
-  if (set) set.add(value);
-  else map.set(key, new Set([value]));
+function lineMap(map: Map<string, Map<number, string>>, key: string): Map<number, string> {
+  let lines = map.get(key);
+  if (!lines) {
+    lines = new Map();
+    map.set(key, lines);
+  }
+  return lines;
+}
+
+/**
+ * The shown lines of a file as runs of consecutive old lines: every candidate's hunks of the file
+ * together, each part once, in file order (each run parses on its own).
+ */
+function contiguousPieces(lines: ReadonlyMap<number, string> | undefined): string[] {
+  if (!lines) return [];
+  const pieces: string[] = [];
+  let run: string[] = [];
+  let previous = Number.NaN;
+  for (const n of [...lines.keys()].sort((a, b) => a - b)) {
+    if (n !== previous + 1 && run.length > 0) {
+      pieces.push(run.join("\n"));
+      run = [];
+    }
+    run.push(lines.get(n)!);
+    previous = n;
+  }
+  if (run.length > 0) pieces.push(run.join("\n"));
+  return pieces;
 }

@@ -94,12 +94,15 @@ export function codeFacts(
   if (file.binary || file.hunks.length === 0) return facts;
   const language = file.language;
   if (isSyntaxLanguage(language)) {
-    const lines = newSideLines(file);
-    for (let h = 0; h < file.hunks.length; h++) {
-      const rows = lines.filter((l) => l.hunk === h);
+    const byHunk: Row[][] = file.hunks.map(() => []);
+    for (const line of newSideLines(file)) byHunk[line.hunk]!.push(line);
+    for (const rows of byHunk) {
       if (!rows.some((r) => r.added)) continue;
       const text = rows.map((r) => r.text).join("\n");
-      const key = cache && `${language}\u0000${scope}\u0000${rows.map(mark).join(",")}\u0000${text}`;
+      // A hunk's new-side rows are consecutive new-file lines: the first one's number places them all.
+      const key =
+        cache &&
+        `${language}\u0000${scope}\u0000${rows[0]!.newLine}\u0000${rows.map(mark).join("")}\u0000${text}`;
       let found = key === undefined ? undefined : cache!.get(key);
       if (!found) {
         const hunk: CodeFacts = { comments: [], definitions: [], branches: [], collections: [] };
@@ -119,7 +122,7 @@ export function codeFacts(
 }
 
 function mark(row: Row): string {
-  return `${row.added ? "+" : " "}${row.newLine}`;
+  return row.added ? "+" : " ";
 }
 
 /** One line of a hunk's new side, as the fact collectors see it. */

@@ -82,7 +82,9 @@ function indexOf(view: CandidateView): Map<string, FileIndex> {
       if (c.norm.length < CONTENT_MATCH_MIN) continue;
       entry.norms.add(`${c.kind}\u0000${joint(c)}`);
       const { skeleton, identifiers } = shapeOf(c);
-      entry.shapes.set(skeleton, [...(entry.shapes.get(skeleton) ?? []), identifiers]);
+      const same = entry.shapes.get(skeleton);
+      if (same) same.push(identifiers);
+      else entry.shapes.set(skeleton, [identifiers]);
     }
     entry.anchors.sort((a, b) => a - b);
     // A file whose changes are all uncounted (imports, blank lines) still counts as touched.
@@ -158,7 +160,12 @@ export function countedChanges(file: FileView): ChangedLine[] {
     let run: ChangedLine[] = [];
     const flush = () => {
       const dels = new Map<string, ChangedLine[]>();
-      for (const c of run) if (c.kind === "del") dels.set(joint(c), [...(dels.get(joint(c)) ?? []), c]);
+      for (const c of run) {
+        if (c.kind !== "del") continue;
+        const same = dels.get(joint(c));
+        if (same) same.push(c);
+        else dels.set(joint(c), [c]);
+      }
       for (const c of run) {
         if (c.kind !== "add") continue;
         const match = dels.get(joint(c))?.shift();
@@ -185,7 +192,11 @@ const joints = new WeakMap<ChangedLine, string>();
 function joint(line: ChangedLine): string {
   let text = joints.get(line);
   if (text === undefined) {
-    text = line.norm.replace(/^[})\]]*(else)?/, "").replace(/^elif\b/, "if");
+    const first = line.norm[0];
+    text =
+      first === "}" || first === ")" || first === "]" || first === "e"
+        ? line.norm.replace(/^[})\]]*(else)?/, "").replace(/^elif\b/, "if")
+        : line.norm;
     joints.set(line, text);
   }
   return text;

@@ -27,7 +27,15 @@ export interface OriginalLiterals {
 export function originalLiterals(pieces: readonly string[], path: string, syntax: Syntax): OriginalLiterals {
   const language = languageOf(path);
   const runs = pieces.flatMap((piece) => patternRuns(piece, language));
-  // Parsed only when the regular expressions, read lexically, do not answer.
+  // Parsed only when the regular expressions, read lexically, do not answer and the value's text is
+  // in the file at all: a tested literal is written in it (quotes, spaces and escapes aside, which
+  // covers `- 1` for -1 and implicitly joined strings).
+  let bare: string | undefined;
+  const written = (plain: string) => {
+    bare ??= bareText(unescapeLiteral(pieces.join("\n")));
+    const needle = bareText(plain);
+    return needle === "" || bare.includes(needle);
+  };
   let tested: Set<string> | undefined;
   const testedValues = () => {
     if (tested === undefined) {
@@ -40,9 +48,14 @@ export function originalLiterals(pieces: readonly string[], path: string, syntax
   return {
     has(value: string) {
       const plain = unescapeLiteral(value);
-      return runs.some((run) => run.includes(plain)) || testedValues().has(plain);
+      return runs.some((run) => run.includes(plain)) || (written(plain) && testedValues().has(plain));
     },
   };
+}
+
+/** Text without quotes, whitespace and backslashes. */
+function bareText(text: string): string {
+  return text.replace(/["'`\s\\]+/g, "");
 }
 
 /** The pieces as a file whose every line is added, which is what the fact collectors read. */
@@ -92,14 +105,13 @@ function patternRuns(text: string, language: LanguageId | null): string[] {
       runs.push(...verbatimRuns(text.slice(i + 1, end)));
       i = end + 1;
       previous = "/";
+    } else if (isWordChar(ch)) {
+      let end = i + 1;
+      while (end < text.length && isWordChar(text[end]!)) end++;
+      // Only a keyword lets a regex follow a word; any longer word is kept as a marker that does not.
+      previous = end - i <= MAX_KEYWORD ? text.slice(i, end) : "_";
+      i = end;
     } else {
-      if (/[\w$]/.test(ch)) {
-        let end = i + 1;
-        while (end < text.length && /[\w$]/.test(text[end]!)) end++;
-        previous = text.slice(i, end);
-        i = end;
-        continue;
-      }
       if (!/\s/.test(ch)) previous = ch;
       i++;
     }
@@ -148,6 +160,13 @@ const REGEX_KEYWORDS = new Set([
   "delete",
   "void",
 ]);
+const MAX_KEYWORD = 6;
+
+/** `[\w$]`, without a regular expression per character. */
+function isWordChar(ch: string): boolean {
+  const c = ch.charCodeAt(0);
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c === 36;
+}
 
 /** Index of the `/` closing the regex literal opened at `at` (a class `[…]` may hold `/`). */
 function regexEnd(text: string, at: number): number {

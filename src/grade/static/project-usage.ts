@@ -12,18 +12,23 @@ import type { Workspace } from "./workspace.ts";
 export type ProjectUsage = (text: string) => boolean;
 
 export function projectUsage(views: readonly CandidateView[], workspace: Workspace | null): ProjectUsage {
-  const shown: string[] = [];
-  for (const view of views)
-    for (const file of view.files) {
-      if (file.role !== "source" || isScriptPath(file.path)) continue;
-      for (const hunk of file.hunks)
-        for (const line of hunk.lines) if (line.kind !== "add") shown.push(line.text);
-    }
-  const shownText = shown.join("\n");
+  // Gathered on the first question: most groups never ask one.
+  let shownText: string | undefined;
+  const shown = () => {
+    const lines: string[] = [];
+    for (const view of views)
+      for (const file of view.files) {
+        if (file.role !== "source" || isScriptPath(file.path)) continue;
+        for (const hunk of file.hunks)
+          for (const line of hunk.lines) if (line.kind !== "add") lines.push(line.text);
+      }
+    return lines.join("\n");
+  };
   const answers = new Map<string, boolean>();
   return (text) => {
     let hit = answers.get(text);
     if (hit === undefined) {
+      shownText ??= shown();
       // The workspace is read only when the patches do not already answer.
       hit = shownText.includes(text) || (workspace?.librarySourceText().includes(text) ?? false);
       answers.set(text, hit);

@@ -63,9 +63,12 @@ export function collectSyntax(
   let lastAdded = rows.length - 1;
   while (lastAdded >= 0 && !rows[lastAdded]!.added) lastAdded--;
   if (lastAdded < 0) return;
-  // Nodes starting after the last added row span none; the walk stops there.
+  const firstAdded = rows.findIndex((r) => r.added);
+  // The walk skips what ends by the first added row (at most a zero-width token on it, so no fact can
+  // start there) and stops at the first node that starts after the last one.
   const types = scope === "branches" ? BRANCH_NODES : FACT_TYPES;
-  for (const node of root.descendantsOfType(types, ORIGIN, { row: lastAdded + 1, column: 0 })) {
+  const from = { row: firstAdded, column: 0 };
+  for (const node of root.descendantsOfType(types, from, { row: lastAdded + 1, column: 0 })) {
     if (!node) continue;
     const start = node.startPosition.row;
     const end = node.endPosition.row;
@@ -81,7 +84,6 @@ export function collectSyntax(
 }
 
 const FACT_TYPES = [...FACT_NODES];
-const ORIGIN = { row: 0, column: 0 };
 
 function collectNode(node: Node, python: boolean, rows: Row[], facts: CodeFacts): void {
   const added = (n: Node) => rows[n.startPosition.row]?.added === true;

@@ -22,7 +22,7 @@ export interface Evidence {
 /** Everything a detector may look at: the group's readable passing candidates and their shared context. */
 export interface GroupContext {
   views: readonly CandidateView[];
-  /** Code facts per candidate id, then per file path. */
+  /** Code facts per candidate id, then per path of a source file. */
   facts: ReadonlyMap<string, ReadonlyMap<string, CodeFacts>>;
   /** What each candidate shows the others, per candidate id. */
   profiles: ReadonlyMap<string, CandidateProfile>;

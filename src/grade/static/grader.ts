@@ -74,11 +74,17 @@ export function createStaticGrader(options: StaticGraderOptions = {}): Grader {
             maxBytes: resolved.workspaceMaxBytes,
           })
         : null;
+      // Only source files are judged by their syntax (comments, definitions, hard-coding); tests have
+      // detectors of their own, so their hunks are never parsed.
       const hunkFacts: HunkFactsCache = new Map();
       const facts = new Map<string, Map<string, CodeFacts>>(
         readable.map((v) => [
           v.id,
-          new Map(v.files.map((f) => [f.path, codeFacts(f, syntax, "all", hunkFacts)])),
+          new Map(
+            v.files
+              .filter((f) => f.role === "source")
+              .map((f) => [f.path, codeFacts(f, syntax, "all", hunkFacts)]),
+          ),
         ]),
       );
       const ctx: GroupContext = {

@@ -80,7 +80,7 @@ function indexOf(view: CandidateView): Map<string, FileIndex> {
     for (const c of counted) {
       entry.anchors.push(c.anchor);
       if (c.norm.length < CONTENT_MATCH_MIN) continue;
-      entry.norms.add(`${c.kind}\u0000${joint(c)}`);
+      entry.norms.add(contentKey(c));
       const { skeleton, identifiers } = shapeOf(c);
       const same = entry.shapes.get(skeleton);
       if (same) same.push(identifiers);
@@ -98,7 +98,7 @@ function indexOf(view: CandidateView): Map<string, FileIndex> {
 function shares(peer: FileIndex, line: ChangedLine, reach: number): boolean {
   if (nearestDistance(peer.anchors, line.anchor) <= reach) return true;
   if (line.norm.length < CONTENT_MATCH_MIN) return false;
-  if (peer.norms.has(`${line.kind}\u0000${joint(line)}`)) return true;
+  if (peer.norms.has(contentKey(line))) return true;
   const { skeleton, identifiers } = shapeOf(line);
   return (peer.shapes.get(skeleton) ?? []).some((other) => mostlySame(identifiers, other));
 }
@@ -122,6 +122,18 @@ function mostlySame(a: string[], b: string[]): boolean {
   let same = 0;
   for (let i = 0; i < a.length; i++) if (a[i] === b[i]) same++;
   return same * 2 >= a.length;
+}
+
+const contentKeys = new WeakMap<ChangedLine, string>();
+
+/** `kind\0joint`: what makes two changes the same line by content (asked once per peer). */
+function contentKey(line: ChangedLine): string {
+  let key = contentKeys.get(line);
+  if (key === undefined) {
+    key = `${line.kind}\u0000${joint(line)}`;
+    contentKeys.set(line, key);
+  }
+  return key;
 }
 
 const shapes = new WeakMap<ChangedLine, { skeleton: string; identifiers: string[] }>();

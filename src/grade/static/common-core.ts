@@ -62,8 +62,11 @@ interface FileIndex {
   anchors: number[];
   /** `kind\0norm` of counted changes long enough to match by content. */
   norms: Set<string>;
-  /** Skeleton (identifiers blanked) → identifier lists of counted changes with that skeleton. */
-  shapes: Map<string, string[][]>;
+  /**
+   * Skeleton (identifiers blanked) → identifier lists of counted changes with that skeleton; built
+   * on the first line that neither position nor content matches (most never get that far).
+   */
+  shapes: () => Map<string, string[][]>;
 }
 
 const indexes = new WeakMap<CandidateView, Map<string, FileIndex>>();
@@ -76,15 +79,26 @@ function indexOf(view: CandidateView): Map<string, FileIndex> {
   for (const file of view.files) {
     if (file.role !== "source") continue;
     const counted = countedChanges(file);
-    const entry: FileIndex = { anchors: [], norms: new Set(), shapes: new Map() };
+    let shapes: Map<string, string[][]> | undefined;
+    const entry: FileIndex = {
+      anchors: [],
+      norms: new Set(),
+      shapes: () => {
+        if (shapes) return shapes;
+        shapes = new Map();
+        for (const c of counted) {
+          if (c.norm.length < CONTENT_MATCH_MIN) continue;
+          const { skeleton, identifiers } = shapeOf(c);
+          const same = shapes.get(skeleton);
+          if (same) same.push(identifiers);
+          else shapes.set(skeleton, [identifiers]);
+        }
+        return shapes;
+      },
+    };
     for (const c of counted) {
       entry.anchors.push(c.anchor);
-      if (c.norm.length < CONTENT_MATCH_MIN) continue;
-      entry.norms.add(contentKey(c));
-      const { skeleton, identifiers } = shapeOf(c);
-      const same = entry.shapes.get(skeleton);
-      if (same) same.push(identifiers);
-      else entry.shapes.set(skeleton, [identifiers]);
+      if (c.norm.length >= CONTENT_MATCH_MIN) entry.norms.add(contentKey(c));
     }
     entry.anchors.sort((a, b) => a - b);
     // A file whose changes are all uncounted (imports, blank lines) still counts as touched.
@@ -100,7 +114,7 @@ function shares(peer: FileIndex, line: ChangedLine, reach: number): boolean {
   if (line.norm.length < CONTENT_MATCH_MIN) return false;
   if (peer.norms.has(contentKey(line))) return true;
   const { skeleton, identifiers } = shapeOf(line);
-  return (peer.shapes.get(skeleton) ?? []).some((other) => mostlySame(identifiers, other));
+  return (peer.shapes().get(skeleton) ?? []).some((other) => mostlySame(identifiers, other));
 }
 
 function nearestDistance(sorted: number[], x: number): number {

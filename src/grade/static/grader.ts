@@ -111,6 +111,7 @@ export function createStaticGrader(options: StaticGraderOptions = {}): Grader {
       const clean = readable.filter((v) => !defects.get(v.id)!.evidence.some(isCritical));
       const findings: Record<string, Finding[]> = {};
       const excessLines = new Map<string, number>();
+      const equivalence = equivalenceKeys(views, passing);
       const scored: Scored[] = views.map((view) => {
         const found = defects.get(view.id);
         const evidence = found
@@ -125,7 +126,7 @@ export function createStaticGrader(options: StaticGraderOptions = {}): Grader {
         return {
           id: view.id,
           ...scoreEvidence(evidence, resolved),
-          equivalence: equivalenceKey(view, passing),
+          equivalence: equivalence.get(view.id)!,
         };
       });
       const { tiers, scores } = tiersOf(scored, resolved.tieMargin);
@@ -196,6 +197,46 @@ function unreadable(reason: string): Evidence {
     kind: "unreadable-patch",
     message: `the patch cannot be read as a diff (${reason}); it is ranked as if clean — regenerate it with git diff to have it judged`,
   };
+}
+
+/**
+ * Candidate id → equivalence key. The full key (equivalenceKey) is made only for candidates whose
+ * size — how many changed lines, how much text — another candidate shares: the same changes always
+ * have the same size, so a candidate of a size of its own is in a class of its own.
+ */
+function equivalenceKeys(
+  views: readonly CandidateView[],
+  passing: readonly { id: string; patch: string }[],
+): Map<string, string> {
+  const sizes = views.map((view) => sizeOf(view, passing));
+  const counts = new Map<string, number>();
+  for (const size of sizes) counts.set(size, (counts.get(size) ?? 0) + 1);
+  return new Map(
+    views.map((view, i) => [
+      view.id,
+      counts.get(sizes[i]!)! > 1 ? `key:${equivalenceKey(view, passing)}` : `size:${sizes[i]}`,
+    ]),
+  );
+}
+
+/** The number and total length of the lines equivalenceKey hashes. */
+function sizeOf(view: CandidateView, passing: readonly { id: string; patch: string }[]): string {
+  if (view.unreadable !== undefined)
+    return `unreadable:${passing.find((c) => c.id === view.id)?.patch.length ?? 0}`;
+  let lines = 0;
+  let length = 0;
+  for (const file of view.files) {
+    if (file.binary) {
+      lines++;
+      length += file.path.length + file.status.length + 8;
+    }
+    for (const c of file.changes)
+      if (c.norm !== "") {
+        lines++;
+        length += file.path.length + c.kind.length + c.norm.length + 2;
+      }
+  }
+  return `${lines}:${length}`;
 }
 
 /** Same changed lines (whitespace and position ignored) ⇒ same key. */

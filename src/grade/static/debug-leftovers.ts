@@ -76,17 +76,23 @@ export function debugEvidence(
     }
     const diagnostic = rules.diagnostic?.exec(row.text);
     if (diagnostic) {
-      const call = diagnosticCall(row.text, diagnostic.index + diagnostic[0].length - 1, diagnostic[2]!);
-      // Debugging markers are terse ("here", "=== x"); a sentence that says "debug" is a message.
-      if (!(DEBUG_TEXT.test(row.text) && (call.printsValues || call.terse))) {
+      const open = diagnostic.index + diagnostic[0].length - 1;
+      const call = diagnosticCall(row.text, open, diagnostic[2]!);
+      // What it prints reads like debugging (not the method: `console.debug` says nothing), and
+      // tersely: "here", "=== x"; a sentence that says "debug" is a message.
+      const debugText = DEBUG_TEXT.test(row.text.slice(open)) && (call.printsValues || call.terse);
+      if (!debugText) {
         if (!call.printsValues) return;
         if (intended(i, diagnostic[1]!) || projectUses(`${diagnostic[1]}(`)) return;
       }
+      const shown = row.text.trim().slice(0, 60);
       evidence.push(
         finding(
           file,
           row.newLine,
-          `\`${row.text.trim().slice(0, 60)}\` prints internal values like a debugging session, in code that never made this call; remove it or use the project's logger`,
+          debugText
+            ? `\`${shown}\` reads like a debug print left in library code; remove it`
+            : `\`${shown}\` prints internal values like a debugging session, in code that never made this call; remove it or use the project's logger`,
         ),
       );
       return;

@@ -27,30 +27,36 @@ export interface OriginalLiterals {
 export function originalLiterals(pieces: readonly string[], path: string, syntax: Syntax): OriginalLiterals {
   const language = languageOf(path);
   const runs = pieces.flatMap((piece) => patternRuns(piece, language));
-  // Parsed only when the regular expressions, read lexically, do not answer and the value's text is
-  // in the file at all: a tested literal is written in it (quotes, spaces and escapes aside, which
-  // covers `- 1` for -1 and implicitly joined strings).
-  let bare: string | undefined;
-  const written = (plain: string) => {
-    bare ??= bareText(unescapeLiteral(pieces.join("\n")));
+  // A piece is parsed only when the regular expressions, read lexically, do not answer and the
+  // value's text is in that piece at all: a tested literal is written in it (quotes, spaces and
+  // escapes aside, which covers `- 1` for -1 and implicitly joined strings).
+  const parts: Piece[] = pieces.map((text) => ({ text }));
+  const testedIn = (part: Piece, plain: string) => {
+    part.bare ??= bareText(unescapeLiteral(part.text));
     const needle = bareText(plain);
-    return needle === "" || bare.includes(needle);
-  };
-  let tested: Set<string> | undefined;
-  const testedValues = () => {
-    if (tested === undefined) {
-      tested = new Set();
-      for (const branch of codeFacts(originalFile(pieces, path), syntax, "branches").branches)
-        for (const test of branch.tests) for (const v of test.values) tested.add(unescapeLiteral(v));
+    if (needle !== "" && !part.bare.includes(needle)) return false;
+    if (part.tested === undefined) {
+      part.tested = new Set();
+      for (const branch of codeFacts(originalFile([part.text], path), syntax, "branches").branches)
+        for (const test of branch.tests) for (const v of test.values) part.tested.add(unescapeLiteral(v));
     }
-    return tested;
+    return part.tested.has(plain);
   };
   return {
     has(value: string) {
       const plain = unescapeLiteral(value);
-      return runs.some((run) => run.includes(plain)) || (written(plain) && testedValues().has(plain));
+      return runs.some((run) => run.includes(plain)) || parts.some((part) => testedIn(part, plain));
     },
   };
+}
+
+/** One piece of the original file, with what was learnt of it so far. */
+interface Piece {
+  text: string;
+  /** The text without quotes, whitespace and backslashes (bareText), unescaped. */
+  bare?: string;
+  /** The literals its conditions test against, once parsed. */
+  tested?: Set<string>;
 }
 
 /** Text without quotes, whitespace and backslashes. */

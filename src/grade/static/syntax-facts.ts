@@ -341,8 +341,9 @@ function literalTests(condition: Node, python: boolean): LiteralTest[] {
   }
   for (const node of nodesOfType(condition, TEST_NODES)) {
     const comparison = python ? node.type === "comparison_operator" : node.type === "binary_expression";
-    if (comparison && node.namedChildren.length === 2) {
-      const operator = node.children.find((c) => c && !c.isNamed)?.type ?? "";
+    if (comparison && node.namedChildCount === 2) {
+      // The operator token between the two operands (`not in` and `is not` are one token each).
+      const operator = node.childForFieldName(python ? "operators" : "operator")?.type ?? "";
       if (!EQUALITY.has(operator)) continue;
       const [left, right] = node.namedChildren as [Node, Node];
       const rightValue = literalValue(right, python);

@@ -8,7 +8,7 @@ import { type CandidateView, newSideLines } from "./candidate-view.ts";
 export interface CandidateProfile {
   /** Identifiers on the patch's new side (context and additions, every file). */
   words: ReadonlySet<string>;
-  /** `path\0line-without-whitespace` of every added line. */
+  /** `path\0line-without-whitespace` of every added line of a source file (what the detectors ask about). */
   addedLines: ReadonlySet<string>;
   /** String and number literals (contents, as written) of its added source lines, with how often each occurs. */
   literals: ReadonlyMap<string, number>;
@@ -18,10 +18,10 @@ export function profileOf(view: CandidateView): CandidateProfile {
   const addedLines = new Set<string>();
   const literals = new Map<string, number>();
   for (const file of view.files) {
+    if (file.role !== "source") continue;
     for (const c of file.changes) {
       if (c.kind !== "add") continue;
       addedLines.add(lineKey(file.path, c.norm));
-      if (file.role !== "source") continue;
       for (const m of c.text.matchAll(LITERAL)) {
         const value = m[1] ?? m[2] ?? m[3]!;
         literals.set(value, (literals.get(value) ?? 0) + 1);

@@ -70,12 +70,13 @@ export function collectSyntax(
   const from = { row: firstAdded, column: 0 };
   for (const node of root.descendantsOfType(types, from, { row: lastAdded + 1, column: 0 })) {
     if (!node) continue;
+    const type = node.type;
     const start = node.startPosition.row;
-    const end = node.endPosition.row;
+    // A node whose first row is added spans an added row; only tests and tables look further.
+    const end = LITERAL_FACT_NODES.has(type) || !rows[start]?.added ? node.endPosition.row : start;
     if (addedIn(start, end) === 0) continue;
     // Decided from rows before asking more of the node: a collection counts only when the patch
     // adds all of it, and tests and tables need a literal somewhere in them.
-    const type = node.type;
     const wanted =
       (!LITERAL_FACT_NODES.has(type) || hasLiteral(start, end)) &&
       (!COLLECTION_TYPES.has(type) || addedIn(start, end) === end - start + 1);

@@ -74,22 +74,55 @@ export interface CodeFacts {
   collections: CollectionFact[];
 }
 
-export function codeFacts(file: FileView, syntax: Syntax): CodeFacts {
+/** Which facts to collect: all of them, or only branches (what original-literals.ts asks of a file). */
+export type FactScope = "all" | "branches";
+
+/**
+ * Facts of hunks already read, by language, scope and rows (text, added or not, line number): in a
+ * group many candidates make the same change, and a hunk they share is parsed once. Facts are
+ * read-only once made, so candidates can share them.
+ */
+export type HunkFactsCache = Map<string, CodeFacts>;
+
+export function codeFacts(
+  file: FileView,
+  syntax: Syntax,
+  scope: FactScope = "all",
+  cache?: HunkFactsCache,
+): CodeFacts {
   const facts: CodeFacts = { comments: [], definitions: [], branches: [], collections: [] };
   if (file.binary || file.hunks.length === 0) return facts;
   const language = file.language;
   if (isSyntaxLanguage(language)) {
-    const lines = newSideLines(file);
-    for (let h = 0; h < file.hunks.length; h++) {
-      const rows = lines.filter((l) => l.hunk === h);
+    const byHunk: Row[][] = file.hunks.map(() => []);
+    for (const line of newSideLines(file)) byHunk[line.hunk]!.push(line);
+    for (const rows of byHunk) {
       if (!rows.some((r) => r.added)) continue;
       const text = rows.map((r) => r.text).join("\n");
-      syntax.withTree(language, text, (root) => collectSyntax(root, language, rows, facts));
+      // A hunk's new-side rows are consecutive new-file lines: the first one's number places them all.
+      const key =
+        cache &&
+        `${language}\u0000${scope}\u0000${rows[0]!.newLine}\u0000${rows.map(mark).join("")}\u0000${text}`;
+      let found = key === undefined ? undefined : cache!.get(key);
+      if (!found) {
+        const hunk: CodeFacts = { comments: [], definitions: [], branches: [], collections: [] };
+        syntax.withTree(language, text, (root) => collectSyntax(root, language, rows, hunk, scope));
+        if (key !== undefined) cache!.set(key, hunk);
+        found = hunk;
+      }
+      facts.comments.push(...found.comments);
+      facts.definitions.push(...found.definitions);
+      facts.branches.push(...found.branches);
+      facts.collections.push(...found.collections);
     }
     return facts;
   }
   collectByLines(file, facts);
   return facts;
+}
+
+function mark(row: Row): string {
+  return row.added ? "+" : " ";
 }
 
 /** One line of a hunk's new side, as the fact collectors see it. */

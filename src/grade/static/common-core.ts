@@ -62,8 +62,11 @@ interface FileIndex {
   anchors: number[];
   /** `kind\0norm` of counted changes long enough to match by content. */
   norms: Set<string>;
-  /** Skeleton (identifiers blanked) → identifier lists of counted changes with that skeleton. */
-  shapes: Map<string, string[][]>;
+  /**
+   * Skeleton (identifiers blanked) → identifier lists of counted changes with that skeleton; built
+   * on the first line that neither position nor content matches (most never get that far).
+   */
+  shapes: () => Map<string, string[][]>;
 }
 
 const indexes = new WeakMap<CandidateView, Map<string, FileIndex>>();
@@ -76,13 +79,26 @@ function indexOf(view: CandidateView): Map<string, FileIndex> {
   for (const file of view.files) {
     if (file.role !== "source") continue;
     const counted = countedChanges(file);
-    const entry: FileIndex = { anchors: [], norms: new Set(), shapes: new Map() };
+    let shapes: Map<string, string[][]> | undefined;
+    const entry: FileIndex = {
+      anchors: [],
+      norms: new Set(),
+      shapes: () => {
+        if (shapes) return shapes;
+        shapes = new Map();
+        for (const c of counted) {
+          if (c.norm.length < CONTENT_MATCH_MIN) continue;
+          const { skeleton, identifiers } = shapeOf(c);
+          const same = shapes.get(skeleton);
+          if (same) same.push(identifiers);
+          else shapes.set(skeleton, [identifiers]);
+        }
+        return shapes;
+      },
+    };
     for (const c of counted) {
       entry.anchors.push(c.anchor);
-      if (c.norm.length < CONTENT_MATCH_MIN) continue;
-      entry.norms.add(`${c.kind}\u0000${joint(c)}`);
-      const { skeleton, identifiers } = shapeOf(c);
-      entry.shapes.set(skeleton, [...(entry.shapes.get(skeleton) ?? []), identifiers]);
+      if (c.norm.length >= CONTENT_MATCH_MIN) entry.norms.add(contentKey(c));
     }
     entry.anchors.sort((a, b) => a - b);
     // A file whose changes are all uncounted (imports, blank lines) still counts as touched.
@@ -96,9 +112,9 @@ function indexOf(view: CandidateView): Map<string, FileIndex> {
 function shares(peer: FileIndex, line: ChangedLine, reach: number): boolean {
   if (nearestDistance(peer.anchors, line.anchor) <= reach) return true;
   if (line.norm.length < CONTENT_MATCH_MIN) return false;
-  if (peer.norms.has(`${line.kind}\u0000${joint(line)}`)) return true;
+  if (peer.norms.has(contentKey(line))) return true;
   const { skeleton, identifiers } = shapeOf(line);
-  return (peer.shapes.get(skeleton) ?? []).some((other) => mostlySame(identifiers, other));
+  return (peer.shapes().get(skeleton) ?? []).some((other) => mostlySame(identifiers, other));
 }
 
 function nearestDistance(sorted: number[], x: number): number {
@@ -120,6 +136,18 @@ function mostlySame(a: string[], b: string[]): boolean {
   let same = 0;
   for (let i = 0; i < a.length; i++) if (a[i] === b[i]) same++;
   return same * 2 >= a.length;
+}
+
+const contentKeys = new WeakMap<ChangedLine, string>();
+
+/** `kind\0joint`: what makes two changes the same line by content (asked once per peer). */
+function contentKey(line: ChangedLine): string {
+  let key = contentKeys.get(line);
+  if (key === undefined) {
+    key = `${line.kind}\u0000${joint(line)}`;
+    contentKeys.set(line, key);
+  }
+  return key;
 }
 
 const shapes = new WeakMap<ChangedLine, { skeleton: string; identifiers: string[] }>();
@@ -158,7 +186,12 @@ export function countedChanges(file: FileView): ChangedLine[] {
     let run: ChangedLine[] = [];
     const flush = () => {
       const dels = new Map<string, ChangedLine[]>();
-      for (const c of run) if (c.kind === "del") dels.set(joint(c), [...(dels.get(joint(c)) ?? []), c]);
+      for (const c of run) {
+        if (c.kind !== "del") continue;
+        const same = dels.get(joint(c));
+        if (same) same.push(c);
+        else dels.set(joint(c), [c]);
+      }
       for (const c of run) {
         if (c.kind !== "add") continue;
         const match = dels.get(joint(c))?.shift();
@@ -185,7 +218,11 @@ const joints = new WeakMap<ChangedLine, string>();
 function joint(line: ChangedLine): string {
   let text = joints.get(line);
   if (text === undefined) {
-    text = line.norm.replace(/^[})\]]*(else)?/, "").replace(/^elif\b/, "if");
+    const first = line.norm[0];
+    text =
+      first === "}" || first === ")" || first === "]" || first === "e"
+        ? line.norm.replace(/^[})\]]*(else)?/, "").replace(/^elif\b/, "if")
+        : line.norm;
     joints.set(line, text);
   }
   return text;

@@ -4,8 +4,13 @@ import { viewCandidate } from "./candidate-view.ts";
 import { debugEvidence } from "./debug-leftovers.ts";
 import type { Workspace } from "./workspace.ts";
 
-const evidenceOf = (spec: FileSpec, peers: Set<string> = new Set(), workspace: Workspace | null = null) =>
-  debugEvidence(viewCandidate("c", patch(spec)).files[0]!, (key) => peers.has(key), workspace);
+const evidenceOf = (
+  spec: FileSpec,
+  peers: Set<string> = new Set(),
+  workspace: Workspace | null = null,
+  projectUses: (text: string) => boolean = () => false,
+) =>
+  debugEvidence(viewCandidate("c", patch(spec)).files[0]!, (key) => peers.has(key), workspace, projectUses);
 const file = (path: string, lines: string[], at = 10): FileSpec => ({ path, hunks: [{ at, lines }] });
 
 describe("debugEvidence", () => {
@@ -14,6 +19,7 @@ describe("debugEvidence", () => {
       ["yt_dlp/utils.py", "+    breakpoint()"],
       ["yt_dlp/utils.py", "+    import pdb; pdb.set_trace()"],
       ["src/printer.js", "+  debugger;"],
+      ["src/printer.js", "+  console.trace();"],
       ["src/lib.rs", "+    let n = dbg!(n + 1);"],
       ["src/main/java/a/B.java", "+      e.printStackTrace();"],
     ] as const) {
@@ -96,6 +102,55 @@ describe("debugEvidence", () => {
       file("src/cli.py", [' print("usage")', '+print(f"{args=}")', '+print("DEBUG here")']),
     );
     expect(evidence).toHaveLength(2);
+  });
+
+  it("reports JavaScript console calls that print internal values like a debugging session", () => {
+    for (const line of [
+      "+\t\t\tconsole.error('[minimist] long arg', key, '=>', value);",
+      "+    console.warn(err);",
+      "+    console.info(JSON.stringify(options));",
+      "+    console.debug('state', { key, value });",
+      "+    console.dir(tree, { depth: null });",
+      "+  if (!ok) console.error(`parse`, input);",
+    ]) {
+      expect(evidenceOf(file("lib/parse.ts", [" x", line])), line).toEqual([
+        expect.objectContaining({
+          kind: "debug-leftover",
+          line: 11,
+          message: expect.stringMatching(/internal values/),
+        }),
+      ]);
+    }
+  });
+
+  it("accepts a library's deliberate messages and the project's own diagnostic calls", () => {
+    // Messages for the user: a string, a composed sentence, a format string and its values.
+    for (const line of [
+      "+    console.warn('shell-quote: quote() converts non-string arguments with String()');",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: the patch's own JavaScript template literal
+      '+    console.warn(`option "${name}" is deprecated, use "${replacement}" instead`);',
+      "+    console.error('Cannot find module ' + name + '; is it installed?');",
+      "+    console.warn('%s is deprecated and will be removed in 3.0', name);",
+      "+    console.warn('The debug option is deprecated; use verbose instead');",
+      "+    console.info('cache directory created');",
+      "+    console.debug('cache miss');",
+    ]) {
+      expect(evidenceOf(file("lib/quote.js", [" x", line])), line).toEqual([]);
+    }
+    const dump = file("lib/parse.js", [" x", "+    console.error('long arg', key, value);"]);
+    // The same call in the file before the patch, or anywhere in the project's library code.
+    const workspace = {
+      readFile: (p: string) => (p === "lib/parse.js" ? "function warn(m) { console.error(m); }\n" : null),
+    } as Workspace;
+    expect(evidenceOf(dump, new Set(), workspace)).toEqual([]);
+    expect(evidenceOf(dump, new Set(), null, (text) => text === "console.error(")).toEqual([]);
+    expect(evidenceOf(dump, new Set(), null, (text) => text === "console.warn(")).toHaveLength(1);
+    // Scripts print by nature.
+    expect(evidenceOf({ ...dump, path: "bin/parse.js" })).toEqual([]);
+    // A terse debugging marker is a leftover even where the project reports errors this way.
+    expect(
+      evidenceOf(file("lib/parse.js", [" x", "+    console.error('HERE');"]), new Set(), null, () => true),
+    ).toEqual([expect.objectContaining({ message: expect.stringMatching(/reads like a debug print/) })]);
   });
 
   it("does not judge tests, docs or unknown languages", () => {

@@ -1,8 +1,10 @@
 import { type FileView, newSideLines } from "./candidate-view.ts";
+import { diagnosticCall } from "./diagnostic-call.ts";
 import type { Evidence } from "./evidence.ts";
 import type { LanguageId } from "./languages.ts";
 import { isScriptPath } from "./paths.ts";
 import { lineKey } from "./profile.ts";
+import type { ProjectUsage } from "./project-usage.ts";
 import type { Workspace } from "./workspace.ts";
 
 /**
@@ -15,11 +17,18 @@ import type { Workspace } from "./workspace.ts";
  * before the patch, it is CLI/script code, the enclosing function is an output function (`log`,
  * `report`, `__repr__`…), or another candidate adds the same line. A call whose text reads like
  * debugging ("DEBUG", "here", `f"{x=}"`, "===") is a leftover regardless.
+ *
+ * JavaScript's other console calls (`console.error/warn/info/debug/trace/dir`) are also how libraries
+ * talk to their users (a deprecation warning), so they are leftovers only when they print internal
+ * values the way a debugging session does (diagnostic-call.ts: `console.error("arg", key, value)`,
+ * `console.warn(err)`, any `trace` or `dir`), and, besides the exemptions above, only when the
+ * project's library code never made that call itself (`projectUses`).
  */
 export function debugEvidence(
   file: FileView,
   peerAdds: (lineKey: string) => boolean,
   workspace: Workspace | null,
+  projectUses: ProjectUsage = () => false,
 ): Evidence[] {
   if (file.role !== "source" || file.language === null) return [];
   const rules = RULES[file.language];
@@ -34,6 +43,13 @@ export function debugEvidence(
       oldText = file.status === "added" ? null : (workspace?.readFile(file.path) ?? null);
     return oldText?.includes(token) ?? false;
   };
+  // Whether something says row i prints on purpose: a peer adds it, the code is a script, the file
+  // already made the call, or the enclosing function is an output function.
+  const intended = (i: number, token: string) =>
+    peerAdds(lineKey(file.path, rows[i]!.text.replace(/\s+/g, ""))) ||
+    isScriptPath(file.path) ||
+    fileAlreadyUses(token) ||
+    OUTPUT_FUNCTION.test(enclosingFunction(rows, i));
   rows.forEach((row, i) => {
     if (!row.added) return;
     const config = isScriptPath(file.path) ? null : rules.globalConfig?.exec(row.text);
@@ -58,14 +74,32 @@ export function debugEvidence(
       );
       return;
     }
+    const diagnostic = rules.diagnostic?.exec(row.text);
+    if (diagnostic) {
+      const open = diagnostic.index + diagnostic[0].length - 1;
+      const call = diagnosticCall(row.text, open, diagnostic[2]!);
+      // What it prints reads like debugging (not the method: `console.debug` says nothing), and
+      // tersely: "here", "=== x"; a sentence that says "debug" is a message.
+      const debugText = DEBUG_TEXT.test(row.text.slice(open)) && (call.printsValues || call.terse);
+      if (!debugText) {
+        if (!call.printsValues) return;
+        if (intended(i, diagnostic[1]!) || projectUses(`${diagnostic[1]}(`)) return;
+      }
+      const shown = row.text.trim().slice(0, 60);
+      evidence.push(
+        finding(
+          file,
+          row.newLine,
+          debugText
+            ? `\`${shown}\` reads like a debug print left in library code; remove it`
+            : `\`${shown}\` prints internal values like a debugging session, in code that never made this call; remove it or use the project's logger`,
+        ),
+      );
+      return;
+    }
     const print = rules.print?.exec(row.text);
     if (!print) return;
-    const debugText = DEBUG_TEXT.test(row.text);
-    if (!debugText) {
-      if (peerAdds(lineKey(file.path, row.text.replace(/\s+/g, "")))) return;
-      if (isScriptPath(file.path) || fileAlreadyUses(print[1]!)) return;
-      if (OUTPUT_FUNCTION.test(enclosingFunction(rows, i))) return;
-    }
+    if (!DEBUG_TEXT.test(row.text) && intended(i, print[1]!)) return;
     evidence.push(
       finding(
         file,
@@ -88,7 +122,18 @@ interface Rules {
   globalConfig?: RegExp;
   /** An output call; group 1 is the token looked up in the old file. */
   print?: RegExp;
+  /**
+   * A diagnostic call that may also be a deliberate message (diagnostic-call.ts); group 1 is the
+   * token looked up in the old file and the project, group 2 the method, and the match ends at `(`.
+   */
+  diagnostic?: RegExp;
 }
+
+const JS_RULES: Rules = {
+  hooks: /^\s*debugger\s*;?\s*$/,
+  print: /^\s*(console\.log)\(/,
+  diagnostic: /\b(console\.(error|warn|info|debug|trace|dir))\s*\(/,
+};
 
 const RULES: Partial<Record<LanguageId, Rules>> = {
   python: {
@@ -97,9 +142,9 @@ const RULES: Partial<Record<LanguageId, Rules>> = {
     print: /^\s*(print)\(/,
     globalConfig: /\blogging\.basicConfig\(|\bgetLogger\(\s*\)\.setLevel\(/,
   },
-  javascript: { hooks: /^\s*debugger\s*;?\s*$|\bconsole\.(trace|debug)\(/, print: /^\s*(console\.log)\(/ },
-  typescript: { hooks: /^\s*debugger\s*;?\s*$|\bconsole\.(trace|debug)\(/, print: /^\s*(console\.log)\(/ },
-  tsx: { hooks: /^\s*debugger\s*;?\s*$|\bconsole\.(trace|debug)\(/, print: /^\s*(console\.log)\(/ },
+  javascript: JS_RULES,
+  typescript: JS_RULES,
+  tsx: JS_RULES,
   java: { hooks: /\.printStackTrace\(\s*\)/, print: /\b(System\.(?:out|err)\.print(?:ln|f)?)\(/ },
   kotlin: { hooks: /\.printStackTrace\(\s*\)/, print: /^\s*(println|print)\(/ },
   rust: { hooks: /\bdbg!\(/, print: /^\s*(e?println!)\(/ },

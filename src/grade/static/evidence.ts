@@ -3,6 +3,7 @@ import type { CandidateView } from "./candidate-view.ts";
 import type { CodeFacts } from "./code-facts.ts";
 import { type FindingKind, KINDS, kindWeights, type ResolvedStaticOptions } from "./defaults.ts";
 import type { CandidateProfile } from "./profile.ts";
+import type { ProjectUsage } from "./project-usage.ts";
 import type { Syntax } from "./syntax.ts";
 import type { TestCorpus } from "./test-corpus.ts";
 import type { Workspace } from "./workspace.ts";
@@ -21,12 +22,14 @@ export interface Evidence {
 /** Everything a detector may look at: the group's readable passing candidates and their shared context. */
 export interface GroupContext {
   views: readonly CandidateView[];
-  /** Code facts per candidate id, then per file path. */
+  /** Code facts per candidate id, then per path of a source file. */
   facts: ReadonlyMap<string, ReadonlyMap<string, CodeFacts>>;
   /** What each candidate shows the others, per candidate id. */
   profiles: ReadonlyMap<string, CandidateProfile>;
   corpus: TestCorpus;
   workspace: Workspace | null;
+  /** Whether the project's library code already wrote a text before the patches (project-usage.ts). */
+  projectUses: ProjectUsage;
   /** Top-level Python modules the group's candidates change (harness-attacks.ts). */
   changedModules: ReadonlySet<string>;
   /** The verifier's findings per candidate id (Group `candidates[].findings`). */

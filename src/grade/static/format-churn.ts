@@ -36,6 +36,9 @@ function churnBlock(run: ChangedLine[]): ChurnBlock | null {
   const dels = run.filter((c) => c.kind === "del" && c.norm !== "");
   const adds = run.filter((c) => c.kind === "add" && c.norm !== "");
   if (dels.length === 0 || adds.length === 0) return null;
+  // formatKey only touches quotes, `;` and `,`: sides whose letters and digits differ in number
+  // cannot match, and most runs are real edits.
+  if (alphanumerics(dels) !== alphanumerics(adds)) return null;
   const same = (a: ChangedLine[], b: ChangedLine[]) => formatKey(a) === formatKey(b);
   if (!same(dels, adds)) return null;
   // Text must actually differ somewhere, or this is a delete-and-re-add of identical lines (a move).
@@ -48,4 +51,14 @@ function formatKey(lines: ChangedLine[]): string {
     .map((c) => c.norm.replace(/'/g, '"').replace(/;$/, ""))
     .join("")
     .replace(/,([)\]}]|$)/g, "$1");
+}
+
+function alphanumerics(lines: ChangedLine[]): number {
+  let n = 0;
+  for (const c of lines)
+    for (let i = 0; i < c.norm.length; i++) {
+      const code = c.norm.charCodeAt(i);
+      if ((code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)) n++;
+    }
+  return n;
 }

@@ -4,7 +4,7 @@ import type { Group } from "../../contracts/group.ts";
 import { type Ranking, SCHEMA_VERSION } from "../../contracts/index.ts";
 import type { Grader } from "../types.ts";
 import { type CandidateView, type ChangedLine, viewCandidate } from "./candidate-view.ts";
-import { type CodeFacts, codeFacts } from "./code-facts.ts";
+import { type CodeFacts, codeFacts, type HunkFactsCache } from "./code-facts.ts";
 import { commentEvidence } from "./comments.ts";
 import { excessEvidence } from "./common-core.ts";
 import { debugEvidence } from "./debug-leftovers.ts";
@@ -22,6 +22,7 @@ import { changedModules, harnessAttackEvidence, verifierEvidence } from "./harne
 import { junkEvidence } from "./junk-files.ts";
 import { noOpEvidence } from "./no-op-assignment.ts";
 import { profileOf } from "./profile.ts";
+import { projectUsage } from "./project-usage.ts";
 import { type Scored, scoreEvidence, tiersOf } from "./score.ts";
 import { loadSyntax } from "./syntax.ts";
 import { buildTestCorpus } from "./test-corpus.ts";
@@ -31,7 +32,7 @@ import { unusedDefinitionEvidence } from "./unused-definitions.ts";
 import { openWorkspace } from "./workspace.ts";
 
 /** Bumped whenever a rule or a default changes, so rankings name the rules that made them. */
-export const STATIC_GRADER_VERSION = "2.1.0";
+export const STATIC_GRADER_VERSION = "2.2.0";
 
 /**
  * The static groupwise grader (docs/grader-protocol.md, "Static grader"): no model, deterministic,
@@ -73,8 +74,18 @@ export function createStaticGrader(options: StaticGraderOptions = {}): Grader {
             maxBytes: resolved.workspaceMaxBytes,
           })
         : null;
+      // Only source files are judged by their syntax (comments, definitions, hard-coding); tests have
+      // detectors of their own, so their hunks are never parsed.
+      const hunkFacts: HunkFactsCache = new Map();
       const facts = new Map<string, Map<string, CodeFacts>>(
-        readable.map((v) => [v.id, new Map(v.files.map((f) => [f.path, codeFacts(f, syntax)]))]),
+        readable.map((v) => [
+          v.id,
+          new Map(
+            v.files
+              .filter((f) => f.role === "source")
+              .map((f) => [f.path, codeFacts(f, syntax, "all", hunkFacts)]),
+          ),
+        ]),
       );
       const ctx: GroupContext = {
         views: readable,
@@ -85,8 +96,10 @@ export function createStaticGrader(options: StaticGraderOptions = {}): Grader {
           () => workspace?.testText() ?? "",
           readable,
           () => workspace?.sourceText() ?? "",
+          { read: (path) => workspace?.readFile(path) ?? null, syntax },
         ),
         workspace,
+        projectUses: projectUsage(readable, workspace),
         changedModules: changedModules(readable),
         verifierFindings: new Map(passing.map((c) => [c.id, c.findings ?? []])),
         syntax,
@@ -98,6 +111,7 @@ export function createStaticGrader(options: StaticGraderOptions = {}): Grader {
       const clean = readable.filter((v) => !defects.get(v.id)!.evidence.some(isCritical));
       const findings: Record<string, Finding[]> = {};
       const excessLines = new Map<string, number>();
+      const equivalence = equivalenceKeys(views, passing);
       const scored: Scored[] = views.map((view) => {
         const found = defects.get(view.id);
         const evidence = found
@@ -112,7 +126,7 @@ export function createStaticGrader(options: StaticGraderOptions = {}): Grader {
         return {
           id: view.id,
           ...scoreEvidence(evidence, resolved),
-          equivalence: equivalenceKey(view, passing),
+          equivalence: equivalence.get(view.id)!,
         };
       });
       const { tiers, scores } = tiersOf(scored, resolved.tieMargin);
@@ -165,7 +179,7 @@ function defectEvidence(
     }
     const fileFacts = facts.get(file.path);
     if (file.role === "source" && fileFacts) evidence.push(...commentEvidence(file, fileFacts, ctx.syntax));
-    evidence.push(...debugEvidence(file, peerAdds, ctx.workspace));
+    evidence.push(...debugEvidence(file, peerAdds, ctx.workspace, ctx.projectUses));
   }
   evidence.push(...unusedDefinitionEvidence(view, facts, peerMentions, ctx.workspace));
   evidence.push(...hardCodingEvidence(view, facts, ctx.profiles.get(view.id)!, profiles, ctx.corpus));
@@ -183,6 +197,46 @@ function unreadable(reason: string): Evidence {
     kind: "unreadable-patch",
     message: `the patch cannot be read as a diff (${reason}); it is ranked as if clean — regenerate it with git diff to have it judged`,
   };
+}
+
+/**
+ * Candidate id → equivalence key. The full key (equivalenceKey) is made only for candidates whose
+ * size — how many changed lines, how much text — another candidate shares: the same changes always
+ * have the same size, so a candidate of a size of its own is in a class of its own.
+ */
+function equivalenceKeys(
+  views: readonly CandidateView[],
+  passing: readonly { id: string; patch: string }[],
+): Map<string, string> {
+  const sizes = views.map((view) => sizeOf(view, passing));
+  const counts = new Map<string, number>();
+  for (const size of sizes) counts.set(size, (counts.get(size) ?? 0) + 1);
+  return new Map(
+    views.map((view, i) => [
+      view.id,
+      counts.get(sizes[i]!)! > 1 ? `key:${equivalenceKey(view, passing)}` : `size:${sizes[i]}`,
+    ]),
+  );
+}
+
+/** The number and total length of the lines equivalenceKey hashes. */
+function sizeOf(view: CandidateView, passing: readonly { id: string; patch: string }[]): string {
+  if (view.unreadable !== undefined)
+    return `unreadable:${passing.find((c) => c.id === view.id)?.patch.length ?? 0}`;
+  let lines = 0;
+  let length = 0;
+  for (const file of view.files) {
+    if (file.binary) {
+      lines++;
+      length += file.path.length + file.status.length + 8;
+    }
+    for (const c of file.changes)
+      if (c.norm !== "") {
+        lines++;
+        length += file.path.length + c.kind.length + c.norm.length + 2;
+      }
+  }
+  return `${lines}:${length}`;
 }
 
 /** Same changed lines (whitespace and position ignored) ⇒ same key. */

@@ -13,7 +13,13 @@ beforeAll(async () => {
 });
 
 const facts = (view: CandidateView) => new Map(view.files.map((f) => [f.path, codeFacts(f, syntax)]));
-const judge = (view: CandidateView, peers: CandidateView[] = [], statement = "", repoSource = "") =>
+const judge = (
+  view: CandidateView,
+  peers: CandidateView[] = [],
+  statement = "",
+  repoSource = "",
+  repoFiles: Record<string, string> = {},
+) =>
   hardCodingEvidence(
     view,
     facts(view),
@@ -24,6 +30,7 @@ const judge = (view: CandidateView, peers: CandidateView[] = [], statement = "",
       () => "",
       [view, ...peers],
       () => repoSource,
+      { read: (path) => repoFiles[path] ?? null, syntax },
     ),
   );
 const candidate = (...files: FileSpec[]) => viewCandidate("c", patch(...files));
@@ -140,6 +147,59 @@ describe("hard-coding: conditions on example values", () => {
     ]);
     const evidence = judge(candidate(java), [], 'CsvLine.split("a,\\"b,c\\",d") returns four fields');
     expect(evidence).toEqual([expect.objectContaining({ kind: "hard-coded-output", line: 12 })]);
+  });
+});
+
+describe("hard-coding: tests the original code already made", () => {
+  const statement = "qs.parse('a=b+c', { charset: 'iso-8859-1' }) and --no-color, --no-cache";
+
+  it("accepts a condition of the original code re-expressed, seen in the hunk or in the workspace", () => {
+    const ternary = source("lib/utils.js", 10, [
+      "     var spaced = str.replace(/\\+/g, ' ');",
+      "-    if (charset === 'iso-8859-1') {",
+      "-        return spaced.replace(/%[0-9a-f]{2}/gi, unescape);",
+      "-    }",
+      "-    return decodeUtf8(spaced);",
+      "+    return charset === 'iso-8859-1' ? decodeLatin1(spaced) : decodeUtf8(spaced);",
+    ]);
+    expect(judge(candidate(ternary), [], statement)).toEqual([]);
+    const moved = source("lib/decode.js", 3, ["+    return charset === 'iso-8859-1' ? latin1(s) : utf8(s);"]);
+    const workspace = { "lib/decode.js": "if (charset === 'iso-8859-1') {\n  return latin1(s);\n}\n" };
+    expect(judge(candidate(moved), [], statement, "", workspace)).toEqual([]);
+    // Without the original test, the same line branches on an example value.
+    expect(kinds(judge(candidate(moved), [], statement))).toEqual(["hard-coded-output"]);
+  });
+
+  it("accepts a regular expression spelled out as literal text it already matched", () => {
+    const js = source("index.js", 40, [
+      "-\t\t} else if ((/^--no-.+/).test(arg)) {",
+      "-\t\t\tkey = arg.match(/^--no-(.+)/)[1];",
+      "+\t\t} else if (arg.indexOf('--no-') === 0 && arg.length > 5) {",
+      "+\t\t\tkey = arg.slice(5);",
+    ]);
+    expect(judge(candidate(js), [], statement)).toEqual([]);
+    const py = source("cli/args.py", 12, [
+      '-    m = re.match(r"^--no-(\\w+)$", arg)',
+      '+    if arg.startswith("--no-"):',
+      "+        key = arg[5:]",
+    ]);
+    expect(judge(candidate(py), [], statement)).toEqual([]);
+  });
+
+  it("still counts literals the original code only held as data, or in comments", () => {
+    const units = source("humantime/durations.py", 30, [
+      "     for count, unit in parts:",
+      '+        if count == 1 and unit in ("minute", "hour"):',
+      '+            words.append(f"{count} {unit}")',
+    ]);
+    const durations = '# "minute" and "hour" are singular\nUNITS = (("hour", 3600), ("minute", 60))\n';
+    expect(
+      kinds(
+        judge(candidate(units), [], 'gives "1 minutes", not "1 minute"; "1 hour"', "", {
+          "humantime/durations.py": durations,
+        }),
+      ),
+    ).toEqual(["hard-coded-output"]);
   });
 });
 

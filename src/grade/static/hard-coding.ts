@@ -25,6 +25,8 @@ import { hasNonAscii, isEvidenceLiteral, type TestCorpus } from "./test-corpus.t
  * 3. **A computed `return` rewritten into `return <literal>`**: critical when the literal is an
  *    example.
  *
+ * A literal the file's original code already tested against (a condition re-expressed, a regular
+ * expression spelled out as text) is not one the candidate introduced (original-literals.ts).
  * A candidate is never charged for literals that at least half of the other passing candidates also
  * write (at least half of them each): what most of the group needs is part of the fix (a new
  * keyword, a node type, the currency the task adds). Nor for names the patch itself writes in
@@ -123,9 +125,12 @@ function conditionEvidence(
     }
   }
   const evidence: Evidence[] = [];
+  // A literal the file's original code already tested against (a condition re-expressed, a regex
+  // spelled out) is not one the candidate introduced. Asked last: it may parse the original file.
+  const fresh = (v: string) => !corpus.inOriginalFile(file.path, v);
   for (const d of bySubject.values()) {
     if (shared(d.values) || d.values.every((v) => isName(v) && vocabulary(v))) continue;
-    const examples = d.values.filter((v) => corpus.mentions(v) && !(isName(v) && vocabulary(v)));
+    const examples = d.values.filter((v) => corpus.mentions(v) && !(isName(v) && vocabulary(v)) && fresh(v));
     const answers = d.yielded.filter((v) => corpus.mentions(v));
     const telling =
       examples.length >= 2 ? examples : examples.filter((v) => looksLikeData(v) || !corpus.inOriginalCode(v));
@@ -141,7 +146,9 @@ function conditionEvidence(
         ),
       );
     } else if (answers.length > 0 || d.returned.length > 0) {
-      const what = `returns ${show(d.returned[0] ?? d.yielded[0]!)} when ${subject} is ${d.values.map(literal).join(" or ")}`;
+      const values = d.values.filter(fresh);
+      if (values.length === 0) continue;
+      const what = `returns ${show(d.returned[0] ?? d.yielded[0]!)} when ${subject} is ${values.map(literal).join(" or ")}`;
       evidence.push(
         answers.length > 0
           ? critical(

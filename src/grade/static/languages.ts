@@ -60,6 +60,11 @@ export function isSyntaxLanguage(language: LanguageId | null): language is Synta
   );
 }
 
+/** JavaScript, TypeScript and TSX: one runtime, one family of test libraries and console calls. */
+export function isJavaScriptFamily(language: LanguageId | null): boolean {
+  return language === "javascript" || language === "typescript" || language === "tsx";
+}
+
 const HASH_COMMENTS = new Set<LanguageId>(["python", "ruby", "shell"]);
 
 /**

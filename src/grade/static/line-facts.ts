@@ -6,18 +6,21 @@ const JAVA_PRIVATE_DEF =
   /^\s*private\s+(?:static\s+|final\s+|synchronized\s+)*(?:(class|interface|enum)\s+(\w+)|[\w<>[\],.? ]+?\s+(\w+)\s*\()/;
 const LIT = String.raw`("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|-?\d+(?:\.\d+)?)`;
 const SUBJECT = String.raw`([A-Za-z_$][\w$.]*(?:\(\))?)`;
-/** Each pattern yields [subject, literal] in some order; the first that matches on an `if`/`case` line wins. */
+/**
+ * Each pattern yields [subject, literal] in some order; the first that matches on an `if`/`case` line
+ * wins. Global, for matchAll (which works on a copy, so they are never left mid-match).
+ */
 const LINE_COMPARISONS: { re: RegExp; subject: number; literal: number }[] = [
-  { re: new RegExp(`${SUBJECT}\\s*===?\\s*${LIT}`), subject: 1, literal: 2 },
-  { re: new RegExp(`${LIT}\\s*===?\\s*${SUBJECT}`), subject: 2, literal: 1 },
-  { re: new RegExp(`${LIT}\\.equals(?:IgnoreCase)?\\(\\s*${SUBJECT}\\s*\\)`), subject: 2, literal: 1 },
-  { re: new RegExp(`${SUBJECT}\\.equals(?:IgnoreCase)?\\(\\s*${LIT}\\s*\\)`), subject: 1, literal: 2 },
+  { re: new RegExp(`${SUBJECT}\\s*===?\\s*${LIT}`, "g"), subject: 1, literal: 2 },
+  { re: new RegExp(`${LIT}\\s*===?\\s*${SUBJECT}`, "g"), subject: 2, literal: 1 },
+  { re: new RegExp(`${LIT}\\.equals(?:IgnoreCase)?\\(\\s*${SUBJECT}\\s*\\)`, "g"), subject: 2, literal: 1 },
+  { re: new RegExp(`${SUBJECT}\\.equals(?:IgnoreCase)?\\(\\s*${LIT}\\s*\\)`, "g"), subject: 1, literal: 2 },
   {
-    re: new RegExp(`${SUBJECT}\\.(?:contains|startsWith|endsWith|indexOf)\\(\\s*${LIT}\\s*\\)`),
+    re: new RegExp(`${SUBJECT}\\.(?:contains|startsWith|endsWith|indexOf)\\(\\s*${LIT}\\s*\\)`, "g"),
     subject: 1,
     literal: 2,
   },
-  { re: new RegExp(`\\bcase\\s+${LIT}\\s*:`), subject: 0, literal: 1 },
+  { re: new RegExp(`\\bcase\\s+${LIT}\\s*:`, "g"), subject: 0, literal: 1 },
 ];
 const RETURN_LITERAL = new RegExp(String.raw`\breturn\s+${LIT}\s*;?\s*\}?\s*$`);
 const ASSIGN_LITERAL = new RegExp(String.raw`^\s*[\w$.]+\s*=\s*${LIT}\s*;?\s*\}?\s*$`);
@@ -88,7 +91,7 @@ function lineBranch(rows: Row[], i: number): LiteralBranchFact | null {
   if (!/\b(if|case)\b/.test(text)) return null;
   const found: { at: number; end: number; subject: string; value: string }[] = [];
   for (const { re, subject, literal } of LINE_COMPARISONS) {
-    for (const match of text.matchAll(new RegExp(re, "g"))) {
+    for (const match of text.matchAll(re)) {
       const at = match.index;
       found.push({
         at,

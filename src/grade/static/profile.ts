@@ -8,29 +8,43 @@ import { type CandidateView, newSideLines } from "./candidate-view.ts";
 export interface CandidateProfile {
   /** Identifiers on the patch's new side (context and additions, every file). */
   words: ReadonlySet<string>;
-  /** `path\0line-without-whitespace` of every added line. */
+  /** `path\0line-without-whitespace` of every added line of a source file (what the detectors ask about). */
   addedLines: ReadonlySet<string>;
   /** String and number literals (contents, as written) of its added source lines, with how often each occurs. */
   literals: ReadonlyMap<string, number>;
 }
 
 export function profileOf(view: CandidateView): CandidateProfile {
-  const words = new Set<string>();
   const addedLines = new Set<string>();
   const literals = new Map<string, number>();
   for (const file of view.files) {
-    for (const row of newSideLines(file)) for (const w of row.text.match(IDENTIFIER) ?? []) words.add(w);
+    if (file.role !== "source") continue;
     for (const c of file.changes) {
       if (c.kind !== "add") continue;
       addedLines.add(lineKey(file.path, c.norm));
-      if (file.role !== "source") continue;
       for (const m of c.text.matchAll(LITERAL)) {
         const value = m[1] ?? m[2] ?? m[3]!;
         literals.set(value, (literals.get(value) ?? 0) + 1);
       }
     }
   }
-  return { words, addedLines, literals };
+  // Only asked about a peer of a candidate that adds a definition nothing else uses.
+  let words: Set<string> | undefined;
+  return {
+    get words() {
+      words ??= wordsOf(view);
+      return words;
+    },
+    addedLines,
+    literals,
+  };
+}
+
+function wordsOf(view: CandidateView): Set<string> {
+  const words = new Set<string>();
+  for (const file of view.files)
+    for (const row of newSideLines(file)) for (const w of row.text.match(IDENTIFIER) ?? []) words.add(w);
+  return words;
 }
 
 export const IDENTIFIER = /[A-Za-z_$][\w$]*/g;

@@ -1,5 +1,5 @@
 import type { Node } from "web-tree-sitter";
-import type { CodeFacts, CollectionFact, DefinitionFact, LiteralTest, Row } from "./code-facts.ts";
+import type { CodeFacts, CollectionFact, DefinitionFact, FactScope, LiteralTest, Row } from "./code-facts.ts";
 import type { SyntaxLanguage } from "./languages.ts";
 import { nodesOfType } from "./syntax.ts";
 
@@ -41,10 +41,17 @@ const LITERAL_FACT_NODES = new Set([...BRANCH_NODES, ...TABLE_NODES]);
 const LITERAL_TEXT = /["'`\d]/;
 
 /**
- * Walks the tree with a cursor (no Node objects for the many uninteresting nodes) and skips every
- * subtree that spans no added row: facts are only about what the patch adds.
+ * Facts are only about what the patch adds: nodes that span an added row. Tree-sitter itself walks
+ * the tree and hands back only nodes of the types a fact can start at (every node visited from
+ * JavaScript, or queried, costs a call into wasm); each is then judged from its rows first.
  */
-export function collectSyntax(root: Node, language: SyntaxLanguage, rows: Row[], facts: CodeFacts): void {
+export function collectSyntax(
+  root: Node,
+  language: SyntaxLanguage,
+  rows: Row[],
+  facts: CodeFacts,
+  scope: FactScope = "all",
+): void {
   const addedUpTo = [0];
   for (const row of rows) addedUpTo.push(addedUpTo.at(-1)! + (row.added ? 1 : 0));
   const addedIn = (start: number, end: number) =>
@@ -53,29 +60,31 @@ export function collectSyntax(root: Node, language: SyntaxLanguage, rows: Row[],
     for (let r = start; r <= end && r < rows.length; r++) if (LITERAL_TEXT.test(rows[r]!.text)) return true;
     return false;
   };
-  const cursor = root.walk();
-  try {
-    for (;;) {
-      const start = cursor.startPosition.row;
-      const end = cursor.endPosition.row;
-      const relevant = addedIn(start, end) > 0;
-      // Decided from rows before any Node is made (each costs a call into wasm): a collection counts
-      // only when the patch adds all of it, and tests and tables need a literal somewhere in them.
-      const type = cursor.nodeType;
-      const wanted =
-        FACT_NODES.has(type) &&
-        (!LITERAL_FACT_NODES.has(type) || hasLiteral(start, end)) &&
-        (!COLLECTION_TYPES.has(type) || addedIn(start, end) === end - start + 1);
-      if (relevant && cursor.nodeIsNamed && wanted) {
-        collectNode(cursor.currentNode, language === "python", rows, facts);
-      }
-      if (relevant && cursor.gotoFirstChild()) continue;
-      while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return;
-    }
-  } finally {
-    cursor.delete();
+  let lastAdded = rows.length - 1;
+  while (lastAdded >= 0 && !rows[lastAdded]!.added) lastAdded--;
+  if (lastAdded < 0) return;
+  const firstAdded = rows.findIndex((r) => r.added);
+  // The walk skips what ends by the first added row (at most a zero-width token on it, so no fact can
+  // start there) and stops at the first node that starts after the last one.
+  const types = scope === "branches" ? BRANCH_NODES : FACT_TYPES;
+  const from = { row: firstAdded, column: 0 };
+  for (const node of root.descendantsOfType(types, from, { row: lastAdded + 1, column: 0 })) {
+    if (!node) continue;
+    const type = node.type;
+    const start = node.startPosition.row;
+    // A node whose first row is added spans an added row; only tests and tables look further.
+    const end = LITERAL_FACT_NODES.has(type) || !rows[start]?.added ? node.endPosition.row : start;
+    if (addedIn(start, end) === 0) continue;
+    // Decided from rows before asking more of the node: a collection counts only when the patch
+    // adds all of it, and tests and tables need a literal somewhere in them.
+    const wanted =
+      (!LITERAL_FACT_NODES.has(type) || hasLiteral(start, end)) &&
+      (!COLLECTION_TYPES.has(type) || addedIn(start, end) === end - start + 1);
+    if (wanted && node.isNamed) collectNode(node, language === "python", rows, facts);
   }
 }
+
+const FACT_TYPES = [...FACT_NODES];
 
 function collectNode(node: Node, python: boolean, rows: Row[], facts: CodeFacts): void {
   const added = (n: Node) => rows[n.startPosition.row]?.added === true;
@@ -333,8 +342,9 @@ function literalTests(condition: Node, python: boolean): LiteralTest[] {
   }
   for (const node of nodesOfType(condition, TEST_NODES)) {
     const comparison = python ? node.type === "comparison_operator" : node.type === "binary_expression";
-    if (comparison && node.namedChildren.length === 2) {
-      const operator = node.children.find((c) => c && !c.isNamed)?.type ?? "";
+    if (comparison && node.namedChildCount === 2) {
+      // The operator token between the two operands (`not in` and `is not` are one token each).
+      const operator = node.childForFieldName(python ? "operators" : "operator")?.type ?? "";
       if (!EQUALITY.has(operator)) continue;
       const [left, right] = node.namedChildren as [Node, Node];
       const rightValue = literalValue(right, python);

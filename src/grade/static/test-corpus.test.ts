@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { patch } from "../../../test/fixtures/grade/build-diff.ts";
 import { viewCandidate } from "./candidate-view.ts";
-import { buildTestCorpus, isEvidenceLiteral, isSignificantLiteral, unescapeLiteral } from "./test-corpus.ts";
+import { unescapeLiteral } from "./original-literals.ts";
+import { buildTestCorpus, isEvidenceLiteral, isSignificantLiteral } from "./test-corpus.ts";
 
 describe("isSignificantLiteral", () => {
   it("ignores short strings and the small numbers every program uses", () => {

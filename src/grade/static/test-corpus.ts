@@ -1,5 +1,7 @@
 import type { CandidateView } from "./candidate-view.ts";
+import { type OriginalLiterals, originalLiterals, unescapeLiteral } from "./original-literals.ts";
 import { isTestRole } from "./paths.ts";
+import type { Syntax } from "./syntax.ts";
 
 /**
  * Where a hard-coded answer would be copied from, and where a literal already lived.
@@ -19,6 +21,19 @@ export interface TestCorpus {
    * number or an identifier: an option name, a key), so it is not new to the patch.
    */
   inOriginalCode(value: string): boolean;
+  /**
+   * Whether the original code of the file at `path` already tested against this literal, in a
+   * condition or a regular expression (original-literals.ts): a candidate re-expressing that test
+   * does not introduce the literal. Always false when the corpus was built without `original`.
+   */
+  inOriginalFile(path: string, value: string): boolean;
+}
+
+/** The original files, where the candidates' hunks show only pieces of them. */
+export interface OriginalFiles {
+  /** A file's text at the base commit (the workspace's copy), or null when there is none. */
+  read(path: string): string | null;
+  syntax: Syntax;
 }
 
 /**
@@ -30,9 +45,12 @@ export function buildTestCorpus(
   workspaceTests: () => string,
   views: readonly CandidateView[],
   workspaceSource: () => string = () => "",
+  original?: OriginalFiles,
 ): TestCorpus {
   const examples = [statement];
-  const original: string[] = [];
+  const originalLines: string[] = [];
+  // Per original file, the lines the group's hunks show, by old line number.
+  const shownLines = new Map<string, Map<number, string>>();
   for (const view of views) {
     for (const file of view.files) {
       const test = isTestRole(file.role);
@@ -40,17 +58,35 @@ export function buildTestCorpus(
       for (const hunk of file.hunks) {
         for (const line of hunk.lines) {
           if (test) examples.push(line.text);
-          else if (line.kind !== "add") original.push(line.text);
+          else if (line.kind !== "add") {
+            originalLines.push(line.text);
+            if (file.status !== "added") lineMap(shownLines, file.path).set(line.oldLine!, line.text);
+          }
         }
       }
     }
   }
   const exampleText = examples.join("\n");
-  const originalText = original.join("\n");
+  const originalText = originalLines.join("\n");
   let repoTests: string | undefined;
   let repoSource: string | undefined;
   const mentioned = new Map<string, boolean>();
   const existing = new Map<string, boolean>();
+  const fileLiterals = new Map<string, OriginalLiterals>();
+  const literalsOf = (path: string, files: OriginalFiles) => {
+    let literals = fileLiterals.get(path);
+    if (literals === undefined) {
+      // The whole file when the workspace has it, else the pieces of it the group's hunks show.
+      const whole = files.read(path);
+      literals = originalLiterals(
+        whole !== null ? [whole] : contiguousPieces(shownLines.get(path)),
+        path,
+        files.syntax,
+      );
+      fileLiterals.set(path, literals);
+    }
+    return literals;
+  };
   return {
     mentions(value: string) {
       if (!isEvidenceLiteral(value)) return false;
@@ -72,6 +108,9 @@ export function buildTestCorpus(
         existing.set(value, hit);
       }
       return hit;
+    },
+    inOriginalFile(path: string, value: string) {
+      return original !== undefined && literalsOf(path, original).has(value);
     },
   };
 }
@@ -104,15 +143,6 @@ export function hasNonAscii(text: string): boolean {
 
 const TRIVIAL_NUMBERS = new Set(["0", "1", "2", "-1", "0.0", "1.0"]);
 
-/** The value of a string literal's body as written (`\\` → `\`, `\"` → `"`, `\n`, `\t`, `\uXXXX`). */
-export function unescapeLiteral(text: string): string {
-  if (!text.includes("\\")) return text;
-  return text.replace(/\\(u[0-9a-fA-F]{4}|x[0-9a-fA-F]{2}|.)/g, (_, c: string) => {
-    if (c.length > 1) return String.fromCharCode(Number.parseInt(c.slice(1), 16));
-    return c === "n" ? "\n" : c === "t" ? "\t" : c === "r" ? "\r" : c;
-  });
-}
-
 /** `value` written in `code`: quoted, or as a whole token when it is a number or an identifier. */
 function inCode(code: string, value: string): boolean {
   if (/^[-+]?\d+(\.\d+)?$/.test(value) || /^[A-Za-z_$][\w$]*$/.test(value)) return containsToken(code, value);
@@ -133,4 +163,34 @@ function containsToken(text: string, value: string): boolean {
     if (!(wordStart && /\w/.test(before)) && !(wordEnd && /\w/.test(after))) return true;
     from = at + 1;
   }
+}
+
+function lineMap(map: Map<string, Map<number, string>>, key: string): Map<number, string> {
+  let lines = map.get(key);
+  if (!lines) {
+    lines = new Map();
+    map.set(key, lines);
+  }
+  return lines;
+}
+
+/**
+ * The shown lines of a file as runs of consecutive old lines: every candidate's hunks of the file
+ * together, each part once, in file order (each run parses on its own).
+ */
+function contiguousPieces(lines: ReadonlyMap<number, string> | undefined): string[] {
+  if (!lines) return [];
+  const pieces: string[] = [];
+  let run: string[] = [];
+  let previous = Number.NaN;
+  for (const n of [...lines.keys()].sort((a, b) => a - b)) {
+    if (n !== previous + 1 && run.length > 0) {
+      pieces.push(run.join("\n"));
+      run = [];
+    }
+    run.push(lines.get(n)!);
+    previous = n;
+  }
+  if (run.length > 0) pieces.push(run.join("\n"));
+  return pieces;
 }

@@ -80,6 +80,90 @@ describe("testFileEvidence", () => {
     ).toEqual(["test-added"]);
   });
 
+  it("is critical when a tape, node-tap or ava assertion on the test context is deleted or weakened", () => {
+    // tape: an assertion block deleted from a test whose header the hunk shows.
+    expect(
+      kinds({
+        path: "test/long.js",
+        hunks: [
+          {
+            at: 5,
+            lines: [
+              " test('long opts', function (t) {",
+              "-\tt.deepEqual(",
+              "-\t\tparse(['--host=localhost', '--port=555']),",
+              "-\t\t{ host: 'localhost', port: 555, _: [] },",
+              "-\t\t'long captures eq'",
+              "-\t);",
+              " \tt.end();",
+            ],
+          },
+        ],
+      }),
+    ).toEqual(["test-tampering"]);
+    // A subtest's parameter, named in its header, and an expected value weakened to a truthiness check.
+    expect(
+      kinds({
+        path: "test/parse.js",
+        hunks: [
+          {
+            at: 40,
+            lines: [
+              "     t.test('decodes +', function (check) {",
+              "-        check.same(qs.parse('a=b+c'), { a: 'b c' });",
+              "+        check.ok(qs.parse('a=b+c'));",
+              "         check.end();",
+            ],
+          },
+        ],
+      }),
+    ).toEqual(["test-tampering"]);
+    // No header in the hunk: the conventional names (ava's `t`, tape's `st`) are assumed.
+    for (const line of [
+      "-  t.is(camelCase('foo-bar'), 'fooBar');",
+      "-\t\tst.throws(function () { parse(null); });",
+    ]) {
+      expect(kinds({ path: "test/camel.test.ts", hunks: [{ at: 9, lines: [" x", line] }] }), line).toEqual([
+        "test-tampering",
+      ]);
+    }
+    // A deleted subtest is a deleted test.
+    expect(
+      kinds({
+        path: "test/stringify.js",
+        hunks: [
+          {
+            at: 3,
+            lines: ["-    t.test('encodes a space', function (st) {", "-        st.end();", "-    });"],
+          },
+        ],
+      }),
+    ).toEqual(["test-tampering"]);
+  });
+
+  it("does not count test-context bookkeeping or other objects' methods as assertions", () => {
+    expect(
+      kinds({
+        path: "test/long.js",
+        hunks: [
+          { at: 5, lines: [" test('x', function (t) {", "-\tt.plan(2);", "+\tt.plan(3);", "-\tt.end();"] },
+        ],
+      }),
+    ).toEqual(["test-edit"]);
+    expect(
+      kinds({
+        path: "test/util.js",
+        hunks: [
+          { at: 5, lines: ["-var out = list.equal(a, b);", "-st.equalish = 1;", "+var out = same(a, b);"] },
+        ],
+      }),
+    ).toEqual(["test-edit"]);
+    // Python has no test-context assertions; `t.equal` there is an ordinary call.
+    expect(kinds({ path: "tests/test_a.py", hunks: [{ at: 3, lines: ["-    t.equal(x, y)"] }] })).toEqual([
+      "test-edit",
+    ]);
+  });
+
   it("is critical when snapshot expectations change, minor when entries are only added", () => {
     const snap = "tests_integration/__tests__/__snapshots__/write.js.snap";
     expect(

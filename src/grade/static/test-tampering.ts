@@ -1,5 +1,7 @@
 import type { ChangedLine, FileView } from "./candidate-view.ts";
 import type { Evidence } from "./evidence.ts";
+import { isJavaScriptFamily } from "./languages.ts";
+import { testContextAssertions } from "./test-context-assertions.ts";
 
 /**
  * Edits to tests, snapshots, test-runner configs and CI.
@@ -116,10 +118,13 @@ function testEvidence(file: FileView): Evidence[] {
     evidence.push(
       tampering(file, skip.newLine, `adds a skip/xfail marker \`${clip(skip)}\`; a skipped test cannot fail`),
     );
-  const removedTest = removed.find((c) => TEST_DEFINITION.test(c.text));
+  // tape, node-tap and ava assert through the test callback's parameter (`t.equal(…)`).
+  const context =
+    removed.length > 0 && isJavaScriptFamily(file.language) ? testContextAssertions(file) : null;
+  const removedTest = removed.find((c) => TEST_DEFINITION.test(c.text) || context?.isSubtest(c.text));
   if (removedTest)
     evidence.push(tampering(file, removedTest.newLine, `removes test \`${clip(removedTest)}\``));
-  const removedAssertions = removed.filter((c) => ASSERTION.test(c.text));
+  const removedAssertions = removed.filter((c) => ASSERTION.test(c.text) || context?.isAssertion(c.text));
   if (removedAssertions.length > 0) {
     const first = removedAssertions[0]!;
     const n = removedAssertions.length;

@@ -28,8 +28,9 @@ export function unusedDefinitionEvidence(
     }
   }
   if (candidates.length === 0) return [];
-  const visible = wordCounts(view, "visible");
-  const deleted = wordCounts(view, "deleted");
+  const names = new Set(candidates.map((c) => c.def.name));
+  const visible = wordCounts(view, "visible", names);
+  const deleted = wordCounts(view, "deleted", names);
   const evidence: Evidence[] = [];
   for (const { path, def } of candidates) {
     const ownLine = lineText(view, path, def.newLine);
@@ -55,11 +56,19 @@ function judged(def: DefinitionFact): boolean {
   return true;
 }
 
-/** Identifier counts over the patch's new side (context and additions) or over its deletions. */
-export function wordCounts(view: CandidateView, side: "visible" | "deleted"): Map<string, number> {
+/**
+ * Identifier counts over the patch's new side (context and additions) or over its deletions; only
+ * of `only` when given (the names in question).
+ */
+export function wordCounts(
+  view: CandidateView,
+  side: "visible" | "deleted",
+  only?: ReadonlySet<string>,
+): Map<string, number> {
   const counts = new Map<string, number>();
   const add = (text: string) => {
-    for (const w of text.match(IDENTIFIER) ?? []) counts.set(w, (counts.get(w) ?? 0) + 1);
+    for (const w of text.match(IDENTIFIER) ?? [])
+      if (!only || only.has(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
   };
   for (const file of view.files) {
     if (side === "deleted") {

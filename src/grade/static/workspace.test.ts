@@ -23,6 +23,24 @@ describe("openWorkspace", () => {
     expect(ws.hasWord("collapse_dashes")).toBe(false);
   });
 
+  it("tells library code from scripts and tests", () => {
+    const tree = mkdtempSync(join(tmpdir(), "gagar-lib-"));
+    try {
+      mkdirSync(join(tree, "lib"));
+      mkdirSync(join(tree, "bin"));
+      mkdirSync(join(tree, "test"));
+      writeFileSync(join(tree, "lib/a.js"), "console.warn('library');\n");
+      writeFileSync(join(tree, "bin/cli.js"), "console.error('script');\n");
+      writeFileSync(join(tree, "test/a.js"), "console.info('test');\n");
+      const ws = openWorkspace(tree, limits)!;
+      expect(ws.librarySourceText()).toMatch(/library/);
+      expect(ws.librarySourceText()).not.toMatch(/script|test/);
+      expect(ws.sourceText()).toMatch(/script/);
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
+  });
+
   describe("on a hostile tree", () => {
     const root = mkdtempSync(join(tmpdir(), "gagar-ws-"));
     const outside = mkdtempSync(join(tmpdir(), "gagar-outside-"));

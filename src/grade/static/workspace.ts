@@ -9,7 +9,7 @@ import {
 } from "node:fs";
 import { join, normalize, sep } from "node:path";
 import { languageOf } from "./languages.ts";
-import { isTestRole, pathRole } from "./paths.ts";
+import { isScriptPath, isTestRole, pathRole } from "./paths.ts";
 
 /**
  * Read-only access to the repository at the base commit (`task.workspace`), for what the patches
@@ -25,6 +25,8 @@ export interface Workspace {
   testText(): string;
   /** Concatenated text of the source (non-test) files. */
   sourceText(): string;
+  /** Concatenated text of the library code: source files that are not scripts, examples or entry points. */
+  librarySourceText(): string;
   /** Whether `word` occurs as a whole identifier in any source or test file. */
   hasWord(word: string): boolean;
 }
@@ -63,9 +65,12 @@ export function openWorkspace(root: string | undefined, limits: WorkspaceLimits)
     return null;
   }
   const base = normalize(root);
-  let files: { path: string; test: boolean }[] | undefined;
+  let files: WalkedFile[] | undefined;
   let testText: string | undefined;
   let sourceText: string | undefined;
+  let librarySourceText: string | undefined;
+  // Each question reads a different selection of files; a file is read from disk once.
+  const texts = new Map<string, string | null>();
   let words: Set<string> | undefined;
 
   const readFile = (relativePath: string): string | null => {
@@ -77,18 +82,22 @@ export function openWorkspace(root: string | undefined, limits: WorkspaceLimits)
     files ??= walk(base, limits.maxFiles);
     return files;
   };
-  const readAll = (select: (f: { test: boolean }) => boolean, each: (text: string) => void) => {
+  const readAll = (select: (f: WalkedFile) => boolean, each: (text: string) => void) => {
     let budget = limits.maxBytes;
     for (const file of listFiles()) {
       if (!select(file) || budget <= 0) continue;
-      // walk() never descends into a symlinked directory, so only the leaf needs O_NOFOLLOW here.
-      const text = readRegularFile(join(base, file.path), base, false);
+      let text = texts.get(file.path);
+      if (text === undefined) {
+        // walk() never descends into a symlinked directory, so only the leaf needs O_NOFOLLOW here.
+        text = readRegularFile(join(base, file.path), base, false);
+        texts.set(file.path, text);
+      }
       if (text === null) continue;
       budget -= text.length;
       each(text);
     }
   };
-  const readJoined = (select: (f: { test: boolean }) => boolean) => {
+  const readJoined = (select: (f: WalkedFile) => boolean) => {
     const parts: string[] = [];
     readAll(select, (text) => parts.push(text));
     return parts.join("\n");
@@ -103,6 +112,10 @@ export function openWorkspace(root: string | undefined, limits: WorkspaceLimits)
     sourceText() {
       sourceText ??= readJoined((f) => !f.test);
       return sourceText;
+    },
+    librarySourceText() {
+      librarySourceText ??= readJoined((f) => !f.test && !isScriptPath(f.path));
+      return librarySourceText;
     },
     hasWord(word: string) {
       if (words === undefined) {
@@ -120,9 +133,14 @@ export function openWorkspace(root: string | undefined, limits: WorkspaceLimits)
   };
 }
 
+interface WalkedFile {
+  path: string;
+  test: boolean;
+}
+
 /** Source and test files under `root`, in name order (relative paths, sorted for the caller). */
-function walk(root: string, maxFiles: number): { path: string; test: boolean }[] {
-  const out: { path: string; test: boolean }[] = [];
+function walk(root: string, maxFiles: number): WalkedFile[] {
+  const out: WalkedFile[] = [];
   const stack = [""];
   while (stack.length && out.length < maxFiles) {
     const dir = stack.pop()!;

@@ -47,6 +47,19 @@ async function setup(overrides: Partial<PolicySourceOptions> & Pick<PolicySource
   return { repo, scratchDir, source, request };
 }
 
+/** The scripted model's fix of the fixture's bug. */
+const FIX_CALL = {
+  id: "fix",
+  name: "str_replace",
+  arguments: { path: "ranges.py", old: "stop))", new: "stop + 1))" },
+};
+
+/** The tool answers a rollout's transcript holds, by tool call id. */
+function toolAnswers(rollout: Rollout): Map<string | undefined, string> {
+  const messages = (rollout.trajectory?.messages ?? []) as Array<{ tool_call_id?: string; content: string }>;
+  return new Map(messages.map((m) => [m.tool_call_id, m.content]));
+}
+
 /** The content of the tool message answering the call with `id` in a request. */
 function toolResult(request: ChatRequest, id: string): string | undefined {
   const message = request.messages.find((m): m is ToolMessage => m.role === "tool" && m.toolCallId === id);
@@ -234,11 +247,7 @@ describe("PolicySource", { timeout: 90_000 }, () => {
     const model = new ScriptedChatModel([
       {
         toolCalls: [
-          {
-            id: "fix",
-            name: "str_replace",
-            arguments: { path: "ranges.py", old: "stop))", new: "stop + 1))" },
-          },
+          FIX_CALL,
           { id: "df", name: "shell", arguments: { command: "df -B1 --output=size /workspace | tail -n 1" } },
         ],
       },
@@ -260,12 +269,7 @@ describe("PolicySource", { timeout: 90_000 }, () => {
     await writeFile(join(repo, ".gitignore"), "cache/\n");
     const [rollout] = await source.generate(request());
 
-    const answers = new Map(
-      (rollout!.trajectory!.messages as Array<{ tool_call_id?: string; content: string }>).map((m) => [
-        m.tool_call_id,
-        m.content,
-      ]),
-    );
+    const answers = toolAnswers(rollout!);
     expect(answers.get("df")?.trim()).toBe(String(32 * 2 ** 20));
     expect(answers.get("flood")).toMatch(/No space left on device\nstopped$/);
     expect(answers.get("after")).toBe(
@@ -282,11 +286,7 @@ describe("PolicySource", { timeout: 90_000 }, () => {
     const model = new ScriptedChatModel([
       {
         toolCalls: [
-          {
-            id: "fix",
-            name: "str_replace",
-            arguments: { path: "ranges.py", old: "stop))", new: "stop + 1))" },
-          },
+          FIX_CALL,
           {
             id: "files",
             name: "shell",
@@ -300,12 +300,7 @@ describe("PolicySource", { timeout: 90_000 }, () => {
     const { source, request, scratchDir, repo } = await setup({ model, workspaceInodes: 500 });
     await writeFile(join(repo, ".gitignore"), "cache/\n");
     const [rollout] = await source.generate(request());
-    const answers = new Map(
-      (rollout!.trajectory!.messages as Array<{ tool_call_id?: string; content: string }>).map((m) => [
-        m.tool_call_id,
-        m.content,
-      ]),
-    );
+    const answers = toolAnswers(rollout!);
     expect(answers.get("files")).toMatch(/No space left on device\nstopped$/);
     expect(rollout!.trajectory).toMatchObject({ finishReason: "workspace_full" });
     expect(rollout!.patch).toContain("+    return list(range(start, stop + 1))");
@@ -315,13 +310,7 @@ describe("PolicySource", { timeout: 90_000 }, () => {
   it("ends a rollout at its wall-clock cap with the patch so far", async () => {
     const model = new ScriptedChatModel([
       {
-        toolCalls: [
-          {
-            id: "fix",
-            name: "str_replace",
-            arguments: { path: "ranges.py", old: "stop))", new: "stop + 1))" },
-          },
-        ],
+        toolCalls: [FIX_CALL],
       },
       { toolCalls: [{ id: "slow", name: "shell", arguments: { command: "sleep 60" } }] },
     ]);

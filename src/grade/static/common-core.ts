@@ -60,8 +60,8 @@ const CONTENT_MATCH_MIN = 8;
 interface FileIndex {
   /** Anchors of counted changes, ascending. */
   anchors: number[];
-  /** `kind\0norm` of counted changes long enough to match by content. */
-  norms: Set<string>;
+  /** Joints (see `joint`) of counted changes long enough to match by content, per kind. */
+  norms: Record<ChangedLine["kind"], Set<string>>;
   /**
    * Skeleton (identifiers blanked) → identifier lists of counted changes with that skeleton; built
    * on the first line that neither position nor content matches (most never get that far).
@@ -82,7 +82,7 @@ function indexOf(view: CandidateView): Map<string, FileIndex> {
     let shapes: Map<string, string[][]> | undefined;
     const entry: FileIndex = {
       anchors: [],
-      norms: new Set(),
+      norms: { add: new Set(), del: new Set() },
       shapes: () => {
         if (shapes) return shapes;
         shapes = new Map();
@@ -98,7 +98,7 @@ function indexOf(view: CandidateView): Map<string, FileIndex> {
     };
     for (const c of counted) {
       entry.anchors.push(c.anchor);
-      if (c.norm.length >= CONTENT_MATCH_MIN) entry.norms.add(contentKey(c));
+      if (c.norm.length >= CONTENT_MATCH_MIN) entry.norms[c.kind].add(joint(c));
     }
     entry.anchors.sort((a, b) => a - b);
     // A file whose changes are all uncounted (imports, blank lines) still counts as touched.
@@ -112,7 +112,7 @@ function indexOf(view: CandidateView): Map<string, FileIndex> {
 function shares(peer: FileIndex, line: ChangedLine, reach: number): boolean {
   if (nearestDistance(peer.anchors, line.anchor) <= reach) return true;
   if (line.norm.length < CONTENT_MATCH_MIN) return false;
-  if (peer.norms.has(contentKey(line))) return true;
+  if (peer.norms[line.kind].has(joint(line))) return true;
   const { skeleton, identifiers } = shapeOf(line);
   return (peer.shapes().get(skeleton) ?? []).some((other) => mostlySame(identifiers, other));
 }
@@ -136,18 +136,6 @@ function mostlySame(a: string[], b: string[]): boolean {
   let same = 0;
   for (let i = 0; i < a.length; i++) if (a[i] === b[i]) same++;
   return same * 2 >= a.length;
-}
-
-const contentKeys = new WeakMap<ChangedLine, string>();
-
-/** `kind\0joint`: what makes two changes the same line by content (asked once per peer). */
-function contentKey(line: ChangedLine): string {
-  let key = contentKeys.get(line);
-  if (key === undefined) {
-    key = `${line.kind}\u0000${joint(line)}`;
-    contentKeys.set(line, key);
-  }
-  return key;
 }
 
 const shapes = new WeakMap<ChangedLine, { skeleton: string; identifiers: string[] }>();
@@ -216,13 +204,12 @@ const joints = new WeakMap<ChangedLine, string>();
 
 /** A line's text with leading if-chain joints removed: `}else if(x){` and `if(x){` agree. */
 function joint(line: ChangedLine): string {
+  // Only a line opening with a closer or `e…` can carry a joint; the rest are their own text.
+  const first = line.norm[0];
+  if (first !== "}" && first !== ")" && first !== "]" && first !== "e") return line.norm;
   let text = joints.get(line);
   if (text === undefined) {
-    const first = line.norm[0];
-    text =
-      first === "}" || first === ")" || first === "]" || first === "e"
-        ? line.norm.replace(/^[})\]]*(else)?/, "").replace(/^elif\b/, "if")
-        : line.norm;
+    text = line.norm.replace(/^[})\]]*(else)?/, "").replace(/^elif\b/, "if");
     joints.set(line, text);
   }
   return text;

@@ -22,7 +22,8 @@ export function profileOf(view: CandidateView): CandidateProfile {
     for (const c of file.changes) {
       if (c.kind !== "add") continue;
       addedLines.add(lineKey(file.path, c.norm));
-      for (const m of c.text.matchAll(LITERAL)) {
+      LITERAL.lastIndex = 0;
+      for (let m = LITERAL.exec(c.text); m !== null; m = LITERAL.exec(c.text)) {
         const value = m[1] ?? m[2] ?? m[3]!;
         literals.set(value, (literals.get(value) ?? 0) + 1);
       }

@@ -80,46 +80,55 @@ export function collectSyntax(
     const wanted =
       (!LITERAL_FACT_NODES.has(type) || hasLiteral(start, end)) &&
       (!COLLECTION_TYPES.has(type) || addedIn(start, end) === end - start + 1);
-    if (wanted && node.isNamed) collectNode(node, language === "python", rows, facts);
+    if (wanted && node.isNamed) collectNode(node, type, language === "python", rows, facts);
   }
 }
 
 const FACT_TYPES = [...FACT_NODES];
 
-function collectNode(node: Node, python: boolean, rows: Row[], facts: CodeFacts): void {
-  const added = (n: Node) => rows[n.startPosition.row]?.added === true;
-  const lineOf = (n: Node) => rows[n.startPosition.row]!.newLine;
-  if (node.type === "comment") {
-    if (!added(node)) return;
+/** `type` is the node's (the caller has it: each ask is a call into wasm). */
+function collectNode(node: Node, type: string, python: boolean, rows: Row[], facts: CodeFacts): void {
+  if (type === "comment") {
+    if (!addedAt(rows, node)) return;
     const row = rows[node.startPosition.row]!;
     const ownLine = row.text.slice(0, node.startPosition.column).trim() === "";
-    const doc = /^(\/\*\*|\/\/\/)/.test(node.text);
-    facts.comments.push({ text: stripCommentMarkers(node.text, python), newLine: row.newLine, ownLine, doc });
+    const text = node.text;
+    const doc = /^(\/\*\*|\/\/\/)/.test(text);
+    facts.comments.push({ text: stripCommentMarkers(text, python), newLine: row.newLine, ownLine, doc });
     return;
   }
   const definition = python ? pythonDefinition(node, rows) : jsDefinition(node, rows);
   if (definition) {
-    if (added(definition.nameNode))
-      facts.definitions.push({ ...definition.fact, newLine: lineOf(definition.nameNode) });
+    if (addedAt(rows, definition.nameNode))
+      facts.definitions.push({ ...definition.fact, newLine: lineAt(rows, definition.nameNode) });
     return;
   }
-  if (COLLECTION_TYPES.has(node.type)) {
+  if (COLLECTION_TYPES.has(type)) {
     const collection = collectionFact(node, python, rows);
     if (collection) facts.collections.push(collection);
     return;
   }
   const branch = python ? pythonBranch(node) : jsBranch(node);
-  if (!branch || !added(branch.condition)) return;
+  if (!branch || !addedAt(rows, branch.condition)) return;
   const tests = literalTests(branch.condition, python);
   if (tests.length === 0) return;
-  const result = branch.result && added(branch.result) ? branch.result : null;
+  const result = branch.result && addedAt(rows, branch.result) ? branch.result : null;
   const returned = result && branch.returns ? literalValue(result, python) : null;
   facts.branches.push({
-    newLine: lineOf(branch.condition),
+    newLine: lineAt(rows, branch.condition),
     tests,
     returned: returned === null ? null : result!.text,
     yielded: (result && literalValue(result, python)) ?? [],
   });
+}
+
+/** Whether the row a node starts on is added. */
+function addedAt(rows: Row[], n: Node): boolean {
+  return rows[n.startPosition.row]?.added === true;
+}
+
+function lineAt(rows: Row[], n: Node): number {
+  return rows[n.startPosition.row]!.newLine;
 }
 
 /**

@@ -49,8 +49,6 @@ export function buildTestCorpus(
 ): TestCorpus {
   const examples = [statement];
   const originalLines: string[] = [];
-  // Per original file, the lines the group's hunks show, by old line number.
-  const shownLines = new Map<string, Map<number, string>>();
   for (const view of views) {
     for (const file of view.files) {
       const test = isTestRole(file.role);
@@ -58,10 +56,7 @@ export function buildTestCorpus(
       for (const hunk of file.hunks) {
         for (const line of hunk.lines) {
           if (test) examples.push(line.text);
-          else if (line.kind !== "add") {
-            originalLines.push(line.text);
-            if (file.status !== "added") lineMap(shownLines, file.path).set(line.oldLine!, line.text);
-          }
+          else if (line.kind !== "add") originalLines.push(line.text);
         }
       }
     }
@@ -79,7 +74,7 @@ export function buildTestCorpus(
       // The whole file when the workspace has it, else the pieces of it the group's hunks show.
       const whole = files.read(path);
       literals = originalLiterals(
-        whole !== null ? [whole] : contiguousPieces(shownLines.get(path)),
+        whole !== null ? [whole] : contiguousPieces(shownLines(views, path)),
         path,
         files.syntax,
       );
@@ -165,12 +160,15 @@ function containsToken(text: string, value: string): boolean {
   }
 }
 
-function lineMap(map: Map<string, Map<number, string>>, key: string): Map<number, string> {
-  let lines = map.get(key);
-  if (!lines) {
-    lines = new Map();
-    map.set(key, lines);
-  }
+/** The lines of a file before the patches that the group's hunks show, by old line number. */
+function shownLines(views: readonly CandidateView[], path: string): Map<number, string> {
+  const lines = new Map<number, string>();
+  for (const view of views)
+    for (const file of view.files) {
+      if (file.path !== path || file.role !== "source" || file.status === "added") continue;
+      for (const hunk of file.hunks)
+        for (const line of hunk.lines) if (line.kind !== "add") lines.set(line.oldLine!, line.text);
+    }
   return lines;
 }
 

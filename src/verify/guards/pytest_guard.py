@@ -71,6 +71,7 @@ HOT_PREFIXES = ("builtins", "unittest.case", "pytest", "_pytest.python_api", "_p
                 "_pytest.runner", "_pytest.junitxml", "_pytest.python", "_pytest.assertion", "pluggy", "json",
                 "operator", "math")
 _watched_modules = set()
+_module_keys = {}  # watched module -> (its names when first watched, how many)
 _sessions = [0]
 
 
@@ -340,6 +341,8 @@ def _watch_module(name, deep=False):
     if module is None or name in _watched_modules:
         return
     _watched_modules.add(name)
+    keys = frozenset(module.__dict__)
+    _module_keys[name] = (keys, len(keys))
     file = getattr(module, "__file__", None)
     if file and _relative(file) is not None and not _is_toolchain(file):
         return  # the repository's own modules are not the harness
@@ -429,17 +432,20 @@ def check_test_namespaces(modules):
 
 def check_harness_namespaces():
     """A global named like a builtin (`open`, `type`) added to a module of the harness by candidate
-    code: it shadows the builtin for that module alone (the JUnit writer's `open`)."""
-    for name in _watched_modules:
+    code: it shadows the builtin for that module alone (the JUnit writer's `open`). Only names a
+    module did not have when it was first watched are looked at."""
+    for name, known in _module_keys.items():
         module = sys.modules.get(name)
         namespace = getattr(module, "__dict__", None)
-        if not namespace:
+        if not namespace or len(namespace) == known[1]:
             continue
-        for builtin in _BUILTIN_NAMES:
-            value = namespace.get(builtin, _MISSING)
+        for added in namespace.keys() - known[0]:
+            if added not in _BUILTIN_SET:
+                continue
+            value = namespace.get(added, _MISSING)
             if value is not _MISSING and _made_by_candidate(value):
                 _emit("harness-tampering", "%s.%s was set by code under test (%s)" % (
-                    name, builtin, _relative(_origin(value)) or _origin(value)), None)
+                    name, added, _relative(_origin(value)) or _origin(value)), None)
 
 
 def check_all():
@@ -512,7 +518,7 @@ _WATCH = frozenset(CONFIG.get("watch", ())) | frozenset(WATCHED_MODULES)
 # The modules the hidden tests import themselves: what their assertions go through, so checked hot.
 _WATCH_TOPS = frozenset(n.split(".", 1)[0] for n in CONFIG.get("watch", ()))
 _NAMESPACE_NAMES = tuple(sorted(set(builtins.__dict__) | _WATCH))
-_BUILTIN_NAMES = tuple(n for n in builtins.__dict__ if not n.startswith("_"))
+_BUILTIN_SET = frozenset(n for n in builtins.__dict__ if not n.startswith("_"))
 if FD > 0:
     _start()
 

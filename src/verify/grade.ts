@@ -68,7 +68,7 @@ export interface GradeInput {
   /** report-<i>.xml of each planned run. */
   reports: SafeRead[];
   /** guard-<i>.log of each planned run that had guards (guards/guard-setup.ts); absent without. */
-  guards?: (SafeRead | null)[];
+  guards?: SafeRead[];
   /** Also return every reported test (not only the task's ids) in `observed`. */
   observe?: boolean;
   /** Lines of the hidden tests, redacted from the failure messages (output-tail.ts `secretLines`). */
@@ -96,7 +96,7 @@ export interface Graded {
 export function grade(input: GradeInput): Graded {
   const graded = gradeRuns(input);
   const violations = (input.guards ?? []).flatMap((read) =>
-    read?.ok ? parseGuardLog(read.data.toString("utf8")).violations : [],
+    read.ok ? parseGuardLog(read.data.toString("utf8")).violations : [],
   );
   if (violations.length === 0) return graded;
   const findings = [...graded.findings, ...violations];

@@ -83,13 +83,13 @@ export function gatePatch(patch: string, options: GateOptions): GateResult {
     ...(pristineHas && { pristineHas: (p: string) => !removed.has(p) && pristineHas(p) }),
   };
   for (const file of files) {
-    const why = refusal(file, afterPatch);
-    if (why) {
-      return reject(why, {
-        kind: why.includes("would be imported by the tests instead of") ? "module-shadowing" : "patch-policy",
+    const refused = refusal(file, afterPatch);
+    if (refused) {
+      return reject(refused.why, {
+        kind: refused.kind,
         severity: "critical",
         file: filePath(file),
-        message: `patch rejected: ${why}`,
+        message: `patch rejected: ${refused.why}`,
       });
     }
   }
@@ -143,27 +143,32 @@ function reject(reason: string, finding?: Finding): GateResult {
   return { ok: false, reason, findings: finding ? [finding] : [] };
 }
 
-/** Why this file diff makes the patch unacceptable, or null. */
-function refusal(file: FileDiff, options: GateOptions): string | null {
+/** Why this file diff makes the patch unacceptable, and the kind of finding that says so, or null. */
+function refusal(file: FileDiff, options: GateOptions): { why: string; kind: string } | null {
+  const policy = (why: string) => ({ why, kind: "patch-policy" });
   for (const path of [file.oldPath, file.newPath]) {
     if (path === null) continue;
     const why = forbiddenReason(path);
-    if (why) return `${why}: ${JSON.stringify(path)}`;
+    if (why) return policy(`${why}: ${JSON.stringify(path)}`);
   }
   const path = filePath(file);
-  if (file.binary) return `binary patch for ${path}`;
+  if (file.binary) return policy(`binary patch for ${path}`);
   for (const mode of [file.oldMode, file.newMode]) {
     if (mode === undefined || ALLOWED_MODES.has(mode)) continue;
-    if (mode === "120000") return `symlink ${path}`;
-    if (mode === "160000") return `gitlink (submodule) ${path}`;
-    return `file mode ${mode} for ${path}`;
+    if (mode === "120000") return policy(`symlink ${path}`);
+    if (mode === "160000") return policy(`gitlink (submodule) ${path}`);
+    return policy(`file mode ${mode} for ${path}`);
   }
   // Added, renamed and copied files all bring a new name into the tree.
   if (file.newPath !== null && file.status !== "modified" && file.status !== "deleted") {
     const shadow = shadowedModule(file.newPath, options);
-    if (shadow) return `new module ${file.newPath} shadows the installed module "${shadow}"`;
+    if (shadow) return policy(`new module ${file.newPath} shadows the installed module "${shadow}"`);
     const copy = shadowedTestImport(file.newPath, options) ?? shadowedSibling(file.newPath, options);
-    if (copy) return `new module ${file.newPath} would be imported by the tests instead of ${copy}`;
+    if (copy)
+      return {
+        why: `new module ${file.newPath} would be imported by the tests instead of ${copy}`,
+        kind: "module-shadowing",
+      };
   }
   return null;
 }

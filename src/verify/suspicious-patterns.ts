@@ -66,7 +66,7 @@ export function scanSuspicious(files: readonly FileDiff[]): Finding[] {
   const findings: Finding[] = [];
   for (const file of files) {
     const path = file.newPath ?? file.oldPath ?? "";
-    const added = file.hunks.flatMap((h) =>
+    const fileAdds = file.hunks.flatMap((h) =>
       h.lines.filter((l) => l.kind === "add").map((l) => ({ text: l.text, line: l.newLine ?? 0 })),
     );
     const flagged = new Set<number>();
@@ -90,7 +90,7 @@ export function scanSuspicious(files: readonly FileDiff[]): Finding[] {
       });
     }
     // The harness attacks of security.md §7, where the rules above have not already said so.
-    for (const attack of lineAttacks(path, added)) {
+    for (const attack of lineAttacks(path, fileAdds)) {
       if (attack.line !== undefined && flagged.has(attack.line)) continue;
       findings.push(finding(attack.kind, "critical", path, attack.line, attack.message));
     }

@@ -86,10 +86,10 @@ export async function prepareTask(pack: TaskPack, dir: string, deps: TaskDeps): 
   for (const rel of [...modules].filter((m) => ![...modules].some((o) => o !== m && m.startsWith(`${o}/`)))) {
     restore.push({ source: join(snapshot.dir, rel), target: `/workspace/${rel}` });
   }
-  const readHidden = (rel: string) => readFileSync(join(hidden, rel), "utf8");
-  const secrets = secretLines(pack.hiddenTests.map(readHidden));
-  const guard = guardFacts(pack.hiddenTests, readHidden, snapshot.files);
-  const testSources = new Map(guard.testSources.map((rel) => [rel, readHidden(rel)]));
+  const texts = new Map(pack.hiddenTests.map((rel) => [rel, readFileSync(join(hidden, rel), "utf8")]));
+  const secrets = secretLines([...texts.values()]);
+  const guard = guardFacts(pack.hiddenTests, (rel) => texts.get(rel)!, snapshot.files);
+  const testSources = new Map(guard.testSources.map((rel) => [rel, texts.get(rel)!]));
   return {
     pack,
     environment,

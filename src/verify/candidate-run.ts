@@ -41,6 +41,8 @@ export interface CandidateRunDeps {
   emptyDir: string;
   /** Extra wall time on top of the task's timeout, for applying the patch. */
   setupMarginMs: number;
+  /** Load the guards into the test process (VerifierOptions.guards). */
+  guards: boolean;
 }
 
 const RUNNER_DIR = "/gagar";
@@ -135,7 +137,7 @@ function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan,
   });
   // The guards run inside the test process; without mounts (unsandboxed) their paths do not exist.
   const guard =
-    task && deps.sandbox.name !== "unsandboxed"
+    task && deps.guards && deps.sandbox.name !== "unsandboxed"
       ? guardSetup(task.guard, plan, task.pack.command, task.pack.spec.test.env)
       : null;
   [...plan.support, ...(guard?.support ?? [])].forEach((file, i) => {

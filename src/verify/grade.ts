@@ -26,7 +26,8 @@ import { type CaseResult, indexCases, statusOf } from "./test-ids.ts";
  *    success and `tests-failed` otherwise (a collection error stops pytest before the canaries run);
  * 7. guards (guards/): a violation the guard inside the test process reported (code under test read a
  *    hidden test, replaced a harness or assertion function, ran the tests again, shadowed a module)
- *    turns a completed run (`passed`, `tests-failed`) into `forged`, with the violations as findings.
+ *    turns a completed run (`passed`, `tests-failed`) into `forged`, with the violations as findings;
+ *    what a guard saw that has an honest reading too (an `ambiguous` record) is a major finding only.
  * Verdict details name test ids and statuses only, never test output: hidden-test source shows up in
  * tracebacks and must not reach anything the policy can read (E5). What the failing cases reported
  * goes to `failureMessages` instead, with the lines quoting hidden tests removed (failure-messages.ts).
@@ -95,11 +96,14 @@ export interface Graded {
 
 export function grade(input: GradeInput): Graded {
   const graded = gradeRuns(input);
-  const violations = (input.guards ?? []).flatMap((read) =>
-    read.ok ? parseGuardLog(read.data.toString("utf8")).violations : [],
+  const logs = (input.guards ?? []).flatMap((read) =>
+    read.ok ? [parseGuardLog(read.data.toString("utf8"))] : [],
   );
-  if (violations.length === 0) return graded;
-  const findings = [...graded.findings, ...violations];
+  const violations = logs.flatMap((log) => log.violations);
+  const ambiguous = logs.flatMap((log) => log.ambiguous);
+  if (violations.length === 0)
+    return ambiguous.length ? { ...graded, findings: [...graded.findings, ...ambiguous] } : graded;
+  const findings = [...graded.findings, ...violations, ...ambiguous];
   if (graded.reason !== "passed" && graded.reason !== "tests-failed") return { ...graded, findings };
   const first = violations[0]!;
   const detail = `the guard in the test process saw ${first.kind}: ${first.message}${first.file ? ` (${first.file}${first.line ? `:${first.line}` : ""})` : ""}`;

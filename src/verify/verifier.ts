@@ -83,6 +83,11 @@ export interface VerifierOptions {
   environmentCache?: string;
   /** Progress of environment builds (extracting a root filesystem, setup commands). */
   log?: (message: string) => void;
+  /**
+   * Load the guards into the test process (guards/). Default true. Turned off only to measure them:
+   * the real-code fidelity suite runs a repository's own test suite with and without them.
+   */
+  guards?: boolean;
 }
 
 /** The default cache of built task environments. */
@@ -302,6 +307,7 @@ export class Verifier {
       runnerSource: this.runnerPath,
       emptyDir: this.emptyDir,
       setupMarginMs: this.options.setupMarginMs ?? 3000,
+      guards: this.options.guards ?? true,
     };
   }
 

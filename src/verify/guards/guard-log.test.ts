@@ -35,4 +35,15 @@ describe("guard records", () => {
     expect(log.started).toBe(false);
     expect(log.violations.map((v) => v.kind)).toEqual(["harness-tampering", "test-reexec"]);
   });
+
+  it("keeps an ambiguous record as a major finding, apart from the violations", () => {
+    const log = parseGuardLog(
+      record({ kind: "test-source-read", detail: "opened a path the test handed it", ambiguous: true }) +
+        record({ kind: "test-source-read", detail: "read tests/test_a.py", file: "calc.py", line: 9 }),
+    );
+    expect(log.violations.map((v) => v.message)).toEqual(["read tests/test_a.py"]);
+    expect(log.ambiguous).toEqual([
+      { kind: "test-source-read", severity: "major", message: "opened a path the test handed it" },
+    ]);
+  });
 });

@@ -274,7 +274,9 @@ function isOverfitting(divergences: readonly Divergence[], options: ComparisonOp
   const evidence = divergences.filter(
     (d) => d.confident && d.probe.perturbation?.kind === "neighbour" && !baseDiverges.has(d.probe.testId),
   );
-  const literal = (d: Divergence) => `${d.probe.testId}\u0000${d.probe.perturbation!.literal}`;
+  // A tested input is identified by what it is, not where: the same value in two tests is one input.
+  const literal = (d: Divergence) =>
+    `${d.probe.perturbation!.literalKind}\u0000${d.probe.perturbation!.before}`;
   const valued = evidence.filter((d) => d.kind === "value");
   if (new Set(valued.map(literal)).size >= 2) return true;
   const sides = new Map<string, Set<string>>();

@@ -5,7 +5,7 @@
  * in GAGAR_PROBE_CHANNEL.
  */
 import { spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { type ProbeRun, readProbeChannel } from "../../src/probe/channel.ts";
 import { PROBE_CHANNEL_ENV, type ProbePlan } from "../../src/probe/plan.ts";
@@ -63,31 +63,20 @@ export interface RunResult {
   output: string;
 }
 
-export function runIn(ws: string, argv: readonly string[], env: Record<string, string>): RunResult {
+export function runIn(
+  ws: string,
+  argv: readonly string[],
+  env: Record<string, string>,
+  timeoutMs = 300_000,
+): RunResult {
   const r = spawnSync(argv[0]!, argv.slice(1), {
     cwd: ws,
     env: { PATH: "/usr/bin:/bin", HOME: ws, ...env },
     encoding: "utf8",
-    timeout: 120_000,
+    timeout: timeoutMs,
+    maxBuffer: 1 << 28,
   });
   return { status: r.status, output: `${r.stdout ?? ""}${r.stderr ?? ""}` };
-}
-
-/** A fresh workspace: `tree` copied, `files` written over it, npm tools linked in for jest/vitest. */
-export function makeWorkspace(
-  ws: string,
-  tree: string,
-  files: ReadonlyMap<string, string>,
-  tools?: JsTools,
-): void {
-  rmSync(ws, { recursive: true, force: true });
-  cpSync(tree, ws, { recursive: true });
-  for (const [path, content] of files) {
-    mkdirSync(dirname(join(ws, path)), { recursive: true });
-    writeFileSync(join(ws, path), content);
-  }
-  if (tools && !existsSync(join(ws, "node_modules")))
-    symlinkSync(tools.nodeModules, join(ws, "node_modules"));
 }
 
 /** Writes the plan's files into `ws`, runs its probe modules, and reads the channel back. */

@@ -767,10 +767,14 @@ function loopTables(body: Node, onlyExpected: (name: string) => boolean): { tabl
   return { tables, inputs };
 }
 
+/** Whether every use of `name` in `body` lies in one of `spans`; a loop's own pattern binds, it does not use. */
 function referencesOnlyIn(body: Node, name: string, spans: readonly Span[]): boolean {
+  const patterns = body
+    .descendantsOfType(["array_pattern", "object_pattern", "formal_parameters"])
+    .map((p) => ({ start: p.startIndex, end: p.endIndex }));
   const uses = body
     .descendantsOfType(["identifier", "shorthand_property_identifier"])
-    .filter((n) => n.text === name);
+    .filter((n) => n.text === name && !patterns.some((p) => n.startIndex >= p.start && n.endIndex <= p.end));
   return (
     uses.length > 0 && uses.every((u) => spans.some((s) => u.startIndex >= s.start && u.endIndex <= s.end))
   );

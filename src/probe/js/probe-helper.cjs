@@ -24,6 +24,9 @@ const MAX_ITEMS = 200;
 const MAX_TEXT = 2000;
 const MAX_DEPTH = 8;
 const MAX_RECORD = 8000;
+// An assertion in a loop of thousands: its first observations say enough, and recording them all would
+// cost more than the test. Later ones are still evaluated (they may have side effects).
+const MAX_OCCURRENCES = 50;
 let fd = null;
 
 /** JSON with object keys sorted: the same text for equal values in every run. */
@@ -167,6 +170,16 @@ function end(state, error) {
   emit({ p: state.probe, i: state.instance, end: error === null ? { t: "ok" } : raised(error) });
 }
 
+/** Past MAX_OCCURRENCES observations of `key` in this run of the probe (or outside one): count, skip. */
+function full(probe, key) {
+  const state = probe === null ? current : states.get(probe);
+  if (!state) return true;
+  const n = state.counts.get(key) ?? 0;
+  if (n < MAX_OCCURRENCES) return false;
+  state.counts.set(key, n + 1);
+  return true;
+}
+
 function record(probe, key, value, held, expected) {
   const state = probe === null ? current : states.get(probe);
   if (!state) return;
@@ -252,34 +265,39 @@ function expectedError(error, expected) {
 }
 
 function observeEqual(probe, key, op, a, e) {
+  if (full(probe, key)) return;
   const held = a.ok && e.ok ? decide(op, a.value, e.value) : false;
   record(probe, key, a.ok ? ser(a.value) : raised(a.value), held, e.ok ? ser(e.value) : raised(e.value));
 }
 
 function observeValue(probe, key, op, v) {
+  if (full(probe, key)) return;
   const test = UNARY[op];
   const held = v.ok ? (test ? test(v.value) : null) : false;
   record(probe, key, v.ok ? ser(v.value) : raised(v.value), held);
 }
 
 function observeOperands(probe, key, op, a, b) {
+  if (full(probe, key)) return;
   const held = a.ok && b.ok ? decide(op, a.value, b.value) : false;
   const values = [a.ok ? ser(a.value) : raised(a.value), b.ok ? ser(b.value) : raised(b.value)];
   record(probe, key, { t: "operands", v: values }, held);
 }
 
 function observeThrows(probe, key, fnResult, expected) {
-  if (!fnResult.ok) return record(probe, key, raised(fnResult.value), false);
+  if (!fnResult.ok) return full(probe, key) || record(probe, key, raised(fnResult.value), false);
   const fn = fnResult.value;
-  if (typeof fn !== "function") return record(probe, key, { t: "returned", v: ser(fn) }, false);
+  if (typeof fn !== "function")
+    return full(probe, key) || record(probe, key, { t: "returned", v: ser(fn) }, false);
   let result;
   try {
     result = fn();
   } catch (e) {
+    if (full(probe, key)) return;
     const wanted = attempt(expected ?? (() => undefined));
     return record(probe, key, raised(e), wanted.ok ? expectedError(e, wanted.value) : null);
   }
-  record(probe, key, { t: "returned", v: ser(result) }, false);
+  if (!full(probe, key)) record(probe, key, { t: "returned", v: ser(result) }, false);
 }
 
 /** A table row whose values threw when the module was loaded: the probe records that instead. */
@@ -356,7 +374,7 @@ const probe = {
   /** assert.rejects / expect(...).rejects / .resolves: what the promise (or async function) settles to. */
   async settles(p, key, _op, target, expected) {
     const got = attempt(target);
-    if (!got.ok) return record(p, key, raised(got.value), false);
+    if (!got.ok) return full(p, key) || record(p, key, raised(got.value), false);
     let settled;
     try {
       const value = typeof got.value === "function" ? got.value() : got.value;
@@ -364,6 +382,7 @@ const probe = {
     } catch (e) {
       settled = { ok: false, value: e };
     }
+    if (full(p, key)) return;
     if (settled.ok) return record(p, key, { t: "returned", v: ser(settled.value) }, false);
     const wanted = attempt(expected ?? (() => undefined));
     record(p, key, raised(settled.value), wanted.ok ? expectedError(settled.value, wanted.value) : null);

@@ -610,12 +610,28 @@ function loopTableRows(
   return { skip, inputs };
 }
 
-/** Whether every use of `name` in `body` lies in one of `spans` (and there is at least one). */
+/**
+ * Whether every use of `name` in `body` lies in one of `spans` (and there is at least one). A loop's
+ * own target (`for text, want in ...`) binds the name: it is not a use.
+ */
 function referencesOnlyIn(body: Node, name: string, spans: readonly Span[]): boolean {
-  const uses = body.descendantsOfType("identifier").filter((n) => n.text === name);
+  const uses = body.descendantsOfType("identifier").filter((n) => n.text === name && !isLoopTarget(n));
   return (
     uses.length > 0 && uses.every((u) => spans.some((s) => u.startIndex >= s.start && u.endIndex <= s.end))
   );
+}
+
+function isLoopTarget(identifier: Node): boolean {
+  for (let p = identifier.parent; p; p = p.parent) {
+    if (p.type === "for_statement" || p.type === "for_in_clause") {
+      const left = p.childForFieldName("left");
+      return (
+        left !== null && identifier.startIndex >= left.startIndex && identifier.endIndex <= left.endIndex
+      );
+    }
+    if (p.type.endsWith("statement") || p.type === "block") return false;
+  }
+  return false;
 }
 
 // ------------------------------------------------------------------------------------------------ misc
@@ -634,8 +650,9 @@ function preambleEnd(root: Node): number {
   return end;
 }
 
+/** The nearest ancestor of `type`, below `within` when given (nodes are compared by id: each access makes a new object). */
 function enclosing(node: Node, type: string, within?: Node): Node | null {
-  for (let p = node.parent; p && p !== within; p = p.parent) if (p.type === type) return p;
+  for (let p = node.parent; p && p.id !== within?.id; p = p.parent) if (p.type === type) return p;
   return null;
 }
 

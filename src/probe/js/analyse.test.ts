@@ -27,6 +27,7 @@ describe("JavaScript test module analysis", () => {
         '    it("works", () => {});',
         '    it.skip("later", () => {});',
         "  });",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a test module
         "  for (const n of [1, 2]) it(`case ${n}`, () => {});",
         "});",
         'test("top", { timeout: 5 }, async () => {});',

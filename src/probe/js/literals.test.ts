@@ -21,6 +21,7 @@ describe("JavaScript literals", () => {
       "'line\\\ncontinued'",
     ])
       expect(decodeJsString(text)).toBe(new Function(`return ${text}`)());
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text of a template literal
     expect(decodeJsString("`a${b}`")).toBeNull();
     expect(decodeJsString(String.raw`"\1"`)).toBeNull();
   });

@@ -41,7 +41,9 @@ from _thread import get_ident
 
 import pytest
 
+# Bound now: code under test may replace json.dumps, os.write and the like before a record is written.
 _write = os.write
+_encode = json.JSONEncoder(separators=(",", ":")).encode
 _realpath = os.path.realpath
 _getframe = sys._getframe
 _stat = os.stat
@@ -72,11 +74,9 @@ STDLIB = os.path.dirname(os.__file__) + "/"
 _LINECACHE_FILES = frozenset((linecache.__file__, tokenize.__file__))
 _INSPECT_FILE = STDLIB + "inspect.py"
 # inspect's functions that describe frames, with `context` lines around each frame's current line: what
-# traceback renderers call. Its other readers (getsource, getsourcelines, findsource, getcomments) hand
-# over a whole object's or file's source.
+# traceback renderers call (pyparsing's explain(depth=None) asks for a thousand lines of context). Its
+# other readers (getsource, getsourcelines, findsource, getcomments) hand over a whole object or file.
 _FRAME_INFO = frozenset(("stack", "trace", "getouterframes", "getinnerframes", "getframeinfo"))
-# More lines around a frame's current line than any traceback renderer shows is reading the file.
-_CONTEXT_WINDOW = 25
 
 _busy = set()  # threads inside the audit hook
 _relatives = {}
@@ -113,7 +113,7 @@ def _emit(kind, detail, where=None, ambiguous=False):
     if fd < 0:
         return
     try:
-        _write(fd, (json.dumps(record, separators=(",", ":")) + "\n").encode("utf-8", "replace"))
+        _write(fd, (_encode(record) + "\n").encode("utf-8", "replace"))
     except OSError:
         pass
 
@@ -232,9 +232,9 @@ FORMATTED, SOURCE, OPENED = "formatted", "source", "opened"
 def _how_read(chain):
     """How the machinery in `chain` (innermost first, up to the actor) came to open a hidden test: FORMATTED
     (lines fetched for frames by the standard library's or an installed package's traceback, logging,
-    warnings or inspect.stack machinery, or by linecache.getline: one line per frame, what every
-    traceback renderer reads), SOURCE (the actor asked linecache or inspect for a whole file or object),
-    or OPENED (a plain open, or an import), with the object whose source was asked for, if any."""
+    warnings or inspect.stack machinery, or by linecache.getline: the lines around where frames run, what
+    every traceback renderer reads), SOURCE (the actor asked linecache or inspect for a whole file or
+    object), or OPENED (a plain open, or an import), with the object whose source was asked for, if any."""
     i = 0
     while i < len(chain) and chain[i].f_code.co_filename in _LINECACHE_FILES:
         i += 1
@@ -251,11 +251,9 @@ def _how_read(chain):
     if j + 1 < len(chain):
         return FORMATTED, None  # inspect called by other machinery
     entry = chain[j]
-    args = entry.f_locals
     if entry.f_code.co_name in _FRAME_INFO:
-        context = args.get("context", 1)
-        if not isinstance(context, int) or context <= _CONTEXT_WINDOW:
-            return FORMATTED, None
+        return FORMATTED, None
+    args = entry.f_locals
     return SOURCE, args.get("object", args.get("frame"))
 
 
@@ -460,19 +458,33 @@ def _origin(value):
     return getattr(module, "__file__", None)
 
 
-def _watch_namespace(label, namespace, deep, module=False):
+def _is_harness_module(name):
+    """Whether a module is the harness itself (the test framework and its plugins, the JUnit writer) or
+    what assertions compare with (builtins, WATCHED_MODULES): replacing anything of it from code under
+    test is an attack. Other modules (logging, time, a library the tests import) are configured and
+    patched by honest libraries (logging.setLoggerClass, a clock freezer, a request mocker)."""
+    return name == "builtins" or name.startswith(HARNESS_PREFIXES) or name.startswith("xml.etree") or (
+        name.split(".", 1)[0] in _ASSERTION_TOPS)
+
+
+def _watch_namespace(label, namespace, deep, module=False, harness=True):
     hot = label.startswith(HOT_PREFIXES) or label.split(".", 1)[0] in _WATCH_TOPS
     for name, value in list(namespace.items()):
-        # A module's data (json's default encoder) is watched too: only a replacement made by
-        # candidate code counts, so its own caches and counters changing is fine.
-        if callable(value) or isinstance(value, (staticmethod, classmethod, property)) or (
-                module and not name.startswith("__") and not isinstance(value, (int, float, str, bytes, bool, type(None)))):
-            entry = (label, namespace, name, value)
+        # A harness module's data (json's default encoder) is watched too: only a replacement made by
+        # candidate code counts, so its own caches and counters changing is fine. Of other modules,
+        # only functions.
+        if harness:
+            watched = callable(value) or isinstance(value, (staticmethod, classmethod, property)) or (
+                module and not name.startswith("__") and not isinstance(value, (int, float, str, bytes, bool, type(None))))
+        else:
+            watched = isinstance(value, _FUNCTIONS)
+        if watched:
+            entry = (label, namespace, name, value, harness)
             _watched.append(entry)
             if hot:
                 _hot.append(entry)
-            if deep and isinstance(value, type) and value.__module__ == label:
-                _watch_namespace("%s.%s" % (label, name), value.__dict__, False)
+        if deep and isinstance(value, type) and value.__module__ == label:
+            _watch_namespace("%s.%s" % (label, name), value.__dict__, False, harness=harness)
 
 
 def _watch_module(name, deep=False):
@@ -485,7 +497,7 @@ def _watch_module(name, deep=False):
     file = getattr(module, "__file__", None)
     if file and _relative(file) is not None and not _is_toolchain(file):
         return  # the repository's own modules are not the harness
-    _watch_namespace(name, module.__dict__, deep, module=True)
+    _watch_namespace(name, module.__dict__, deep, module=True, harness=_is_harness_module(name))
 
 
 def _is_toolchain(file):
@@ -499,7 +511,8 @@ def _import_quietly(name):
     except Exception:
         return
     origin = getattr(spec, "origin", None) if spec else None
-    if spec is None or (origin and _relative(origin) is not None and not _is_toolchain(origin)):
+    # An origin that is not a path ("built-in", "frozen") is no workspace file.
+    if spec is None or (origin and origin[:1] == "/" and _relative(origin) is not None and not _is_toolchain(origin)):
         return  # never import the repository's code early: it is the candidate's
     try:
         __import__(name)
@@ -521,15 +534,17 @@ def _made_by_candidate(value):
 
 def check_integrity(entries=None):
     """Reports every watched function (of `entries`, default all) that now is a callable defined in
-    candidate code."""
-    for label, namespace, name, original in _watched if entries is None else entries:
+    candidate code: a violation in the harness, or where the name is an assertion's; ambiguous in
+    other modules."""
+    for label, namespace, name, original, harness in _watched if entries is None else entries:
         current = namespace.get(name, _MISSING)
         if current is original or current is _MISSING:
             continue
         if _made_by_candidate(current):
             origin = _origin(current)
             _emit("harness-tampering", "%s.%s was replaced by code under test (%s)" % (
-                label, name, _relative(origin) or origin), None)
+                label, name, _relative(origin) or origin), None,
+                ambiguous=not harness and not _ASSERTION_NAME.search(name))
 
 
 def _test_modules():
@@ -670,6 +685,10 @@ def _start():
 
 
 _CWD = "/"
+_FUNCTIONS = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, staticmethod, classmethod)
+_ASSERTION_TOPS = frozenset(n.split(".", 1)[0] for n in WATCHED_MODULES)
+# What an assertion helper of another library is called (numpy.testing.assert_allclose, array_equal).
+_ASSERTION_NAME = __import__("re").compile(r"(?i)assert|raises|approx|expect|equal|compare|isclose|allclose")
 _WATCH = frozenset(CONFIG.get("watch", ())) | frozenset(WATCHED_MODULES)
 # The modules the hidden tests import themselves: what their assertions go through, so checked hot.
 _WATCH_TOPS = frozenset(n.split(".", 1)[0] for n in CONFIG.get("watch", ()))

@@ -33,7 +33,9 @@ static scan flags the idioms so that `--veto critical` catches what gets past it
 import builtins
 import json
 import linecache
+import operator
 import os
+import re
 import sys
 import tokenize
 import types
@@ -44,6 +46,10 @@ import pytest
 # Bound now: code under test may replace json.dumps, os.write and the like before a record is written.
 _write = os.write
 _encode = json.JSONEncoder(separators=(",", ":")).encode
+_itemgetter = operator.itemgetter
+_is_not = operator.is_not
+_any = any
+_map = map
 _realpath = os.path.realpath
 _getframe = sys._getframe
 _stat = os.stat
@@ -84,7 +90,7 @@ _test_inodes = {}  # (st_dev, st_ino) -> workspace-relative path of a hidden tes
 _channel = [None]
 _reported = set()
 _kinds = {}
-_watched = []  # (label, namespace dict, name, original value)
+_watched = []  # [label, namespace dict, name, whether it is the harness's, the value last seen there]
 _hot = []  # the entries of _watched checked after every test (HOT_PREFIXES)
 _tests_checked = [0]
 FULL_CHECK_EVERY = 64
@@ -92,6 +98,7 @@ FULL_CHECK_EVERY = 64
 HOT_PREFIXES = ("builtins", "unittest.case", "pytest", "_pytest.python_api", "_pytest.outcomes", "_pytest.reports",
                 "_pytest.runner", "_pytest.junitxml", "_pytest.python", "_pytest.assertion", "pluggy", "json",
                 "operator", "math")
+_groups = {}  # id of an entry list -> (its length, [[namespace, getter, values last seen, entries]])
 _watched_modules = set()
 _module_keys = {}  # watched module -> (its names when first watched, how many)
 _sessions = [0]
@@ -468,7 +475,10 @@ def _is_harness_module(name):
 
 
 def _watch_namespace(label, namespace, deep, module=False, harness=True):
-    hot = label.startswith(HOT_PREFIXES) or label.split(".", 1)[0] in _WATCH_TOPS
+    # What the tests import is checked after every test too where it is an assertion helper; the rest of
+    # it at the full checks (FULL_CHECK_EVERY), where a replacement is only ambiguous anyway.
+    hot = label.startswith(HOT_PREFIXES)
+    imported = label.split(".", 1)[0] in _WATCH_TOPS
     for name, value in list(namespace.items()):
         # A harness module's data (json's default encoder) is watched too: only a replacement made by
         # candidate code counts, so its own caches and counters changing is fine. Of other modules,
@@ -479,9 +489,10 @@ def _watch_namespace(label, namespace, deep, module=False, harness=True):
         else:
             watched = isinstance(value, _FUNCTIONS)
         if watched:
-            entry = (label, namespace, name, value, harness)
+            # The last field is the value last looked at: one that was judged stays judged.
+            entry = [label, namespace, name, harness, value]
             _watched.append(entry)
-            if hot:
+            if hot or (imported and (harness or _ASSERTION_NAME.search(name))):
                 _hot.append(entry)
         if deep and isinstance(value, type) and value.__module__ == label:
             _watch_namespace("%s.%s" % (label, name), value.__dict__, False, harness=harness)
@@ -536,10 +547,12 @@ def check_integrity(entries=None):
     """Reports every watched function (of `entries`, default all) that now is a callable defined in
     candidate code: a violation in the harness, or where the name is an assertion's; ambiguous in
     other modules."""
-    for label, namespace, name, original, harness in _watched if entries is None else entries:
-        current = namespace.get(name, _MISSING)
-        if current is original or current is _MISSING:
+    for entry in _watched if entries is None else entries:
+        current = entry[1].get(entry[2], _MISSING)
+        if current is entry[4] or current is _MISSING:
             continue
+        entry[4] = current
+        label, _, name, harness, _ = entry
         if _made_by_candidate(current):
             origin = _origin(current)
             _emit("harness-tampering", "%s.%s was replaced by code under test (%s)" % (
@@ -620,8 +633,31 @@ def check_harness_namespaces():
                     name, added, _relative(_origin(value)) or _origin(value)), None)
 
 
+def check_unchanged(entries):
+    """check_integrity(entries), looking only at namespaces where something changed since the last look:
+    the values of each namespace are fetched and compared by identity in C (itemgetter, is_not), which
+    keeps the check after every test cheap on suites of thousands of tests."""
+    groups = _groups.get(id(entries))
+    if groups is None or groups[0] != len(entries):
+        by_namespace = {}
+        for entry in entries:
+            by_namespace.setdefault(id(entry[1]), []).append(entry)
+        groups = _groups[id(entries)] = (len(entries), [
+            [group[0][1], _itemgetter(*[e[2] for e in group]) if len(group) > 1 else None, None, group]
+            for group in by_namespace.values()])
+    for group in groups[1]:
+        namespace, get, seen, group_entries = group
+        try:
+            current = get(namespace) if get is not None else (namespace[group_entries[0][2]],)
+        except Exception:
+            current = None
+        if seen is None or current is None or _any(_map(_is_not, current, seen)):
+            check_integrity(group_entries)
+            group[2] = tuple(e[4] for e in group_entries) if current is not None else None
+
+
 def check_all():
-    check_integrity()
+    check_unchanged(_watched)
     check_harness_namespaces()
     check_test_namespaces(_test_modules())
 
@@ -634,7 +670,7 @@ def check_test(item):
     if _tests_checked[0] % FULL_CHECK_EVERY == 0:
         check_all()
         return
-    check_integrity(_hot)
+    check_unchanged(_hot)
     module = getattr(item, "module", None)
     if module is not None and isinstance(getattr(module, "__file__", None), str):
         check_test_namespaces([module])
@@ -688,7 +724,7 @@ _CWD = "/"
 _FUNCTIONS = (types.FunctionType, types.BuiltinFunctionType, types.MethodType, staticmethod, classmethod)
 _ASSERTION_TOPS = frozenset(n.split(".", 1)[0] for n in WATCHED_MODULES)
 # What an assertion helper of another library is called (numpy.testing.assert_allclose, array_equal).
-_ASSERTION_NAME = __import__("re").compile(r"(?i)assert|raises|approx|expect|equal|compare|isclose|allclose")
+_ASSERTION_NAME = re.compile(r"(?i)assert|raises|approx|expect|equal|compare|isclose|allclose")
 _WATCH = frozenset(CONFIG.get("watch", ())) | frozenset(WATCHED_MODULES)
 # The modules the hidden tests import themselves: what their assertions go through, so checked hot.
 _WATCH_TOPS = frozenset(n.split(".", 1)[0] for n in CONFIG.get("watch", ()))

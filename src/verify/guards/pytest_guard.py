@@ -12,17 +12,20 @@ reports it on a pipe that only the trusted runner reads (fd in GAGAR_GUARD; sand
   formats frames and tracebacks (traceback, logging, warnings, inspect.stack, linecache.getline, an
   installed package's renderer) are not evidence; a path or an object the test itself handed over is
   an ambiguous record, not a violation;
-* harness-tampering (classes 2 and 3): a builtin, a function of a module the tests import, or a function
-  or method of pytest, pluggy or unittest is replaced by a callable defined in workspace code (checked
-  after every test call and at the end; the tests' own mocks are not workspace code, so they pass);
+* harness-tampering (classes 2 and 3): a builtin, a function, method or datum of the test framework and
+  its plugins, the JUnit writer or an assertion helper (json, math, operator...) is replaced by something
+  defined in workspace code (checked after every test call and at the end; the tests' own mocks are not
+  workspace code, so they pass); a function of another module the tests use replaced so is ambiguous
+  (honest libraries configure and patch those), unless it is named like an assertion;
 * test-reexec (class 2): code under test starts a process that runs the test runner or a hidden test
   module, opens a second pytest session inside this one, or compiles code under a hidden test's name;
 * module-shadowing (class 1): a top-level module of the repository was imported from another directory
   of the workspace than the one it lives in (a copy under tests/ that the test directory's place on
   sys.path puts first).
 
-It only observes: it replaces nothing the program can see (an audit hook and pytest hooks are all it
-adds), so a program's results, output, exceptions and warnings are the same with it as without it.
+It only observes: it replaces nothing the program uses (it adds an audit hook, pytest hooks, its plugin
+and its directory at the end of sys.path), so a program's results, output, exceptions and warnings are
+the same with it as without it.
 
 Each record is one JSON line written with a single os.write, which is atomic on a pipe: once written it
 cannot be taken back, whatever the candidate's code does afterwards. A candidate's code runs in this

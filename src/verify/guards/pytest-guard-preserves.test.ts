@@ -321,6 +321,7 @@ const PYTEST = ["/usr/bin/python3", "-B", "-m", "pytest", "-p", "no:cacheprovide
 describe("the pytest guard only observes", () => {
   it("gives generated programs over the standard library the same outcomes and output with and without it", async () => {
     let tests = 0;
+    const runs = 12;
     await fc.assert(
       fc.asyncProperty(moduleArb, async (module) => {
         const dir = join(scratch, `sample-${sample++}`);
@@ -348,8 +349,11 @@ describe("the pytest guard only observes", () => {
           expect(finding.message).toMatch(/^code under test read the source of /);
         tests += module.tests.length;
       }),
-      { numRuns: 12 },
+      { numRuns: runs },
     );
     expect(tests).toBeGreaterThan(12);
+    console.log(
+      `${runs} generated modules, ${tests} tests: same outcomes and output with and without the guard`,
+    );
   }, 300_000);
 });

@@ -272,7 +272,8 @@ def _handed(target, frame):
     workspace-relative): the file, or a directory below the workspace root that holds it, among the
     values a test frame holds (its locals, the globals its code names, its string constants; one level
     into lists, tuples, sets and dicts). A library given `__file__` by the test, or a test's directory to
-    scan, opens it for the test; code under test cannot change what the tests hold."""
+    scan, opens it for the test; to fake that, code under test would have to write into the tests' own
+    namespaces."""
     full = WORKSPACE + "/" + target
     cwd = _getcwd()
     while frame is not None:

@@ -84,6 +84,7 @@ export function runProbes(
   ws: string,
   plan: ProbePlan,
   tools?: JsTools,
+  env: Record<string, string> = {},
 ): { run: ProbeRun; result: RunResult } {
   for (const file of plan.files) {
     mkdirSync(dirname(join(ws, file.path)), { recursive: true });
@@ -91,8 +92,8 @@ export function runProbes(
   }
   const channel = join(ws, `.gagar-probe-channel-${Math.random().toString(36).slice(2)}.jsonl`);
   writeFileSync(channel, "");
-  const { argv, env } = runnerCommand(plan.runner, plan.testFiles, tools);
-  const result = runIn(ws, argv, { ...env, [PROBE_CHANNEL_ENV]: channel });
+  const command = runnerCommand(plan.runner, plan.testFiles, tools);
+  const result = runIn(ws, command.argv, { ...command.env, ...env, [PROBE_CHANNEL_ENV]: channel });
   const run = readProbeChannel(readFileSync(channel, "utf8"));
   rmSync(channel);
   for (const file of plan.files) rmSync(join(ws, file.path), { force: true });
@@ -100,7 +101,13 @@ export function runProbes(
 }
 
 /** Runs the test modules themselves (the verifier's question: does the candidate pass?). */
-export function runTests(ws: string, runner: string, files: readonly string[], tools?: JsTools): RunResult {
-  const { argv, env } = runnerCommand(runner, files, tools);
-  return runIn(ws, argv, env);
+export function runTests(
+  ws: string,
+  runner: string,
+  files: readonly string[],
+  tools?: JsTools,
+  env: Record<string, string> = {},
+): RunResult {
+  const command = runnerCommand(runner, files, tools);
+  return runIn(ws, command.argv, { ...command.env, ...env });
 }

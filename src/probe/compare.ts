@@ -22,13 +22,16 @@ import { canonicalKey, describeValue, isRaised, stableJson } from "./values.ts";
  *
  * **Overfitting (critical).** A candidate that behaves like the oracle on the tests' own inputs (the
  * base probe of the test) but gives another *value* on inputs one step away, where the oracle is
- * confident: on neighbours of at least two different literals, or on both sides of one number (a special
- * case `1900 if year == 99 else 2000` breaks at 98 and at 100; an honest fix with another policy for an
- * edge the tests do not reach breaks on one side only). Or one that raises where the oracle returns on
- * neighbours of `minRaisingLiterals` different literals (a table of the tested inputs in front of a
- * code path that still crashes). A neighbour where only the candidate raises, or only the oracle, is
- * what extra validation and honest fixes that skip it look like: alone, it is a minor finding, as is
- * every divergence on a boundary input (0, −1, empty) and any other isolated divergence.
+ * confident: on neighbours of at least two different tested inputs (a tested input is its literal's
+ * text: the same value in two tests is one input), on both sides of one number (a special case
+ * `1900 if year == 99 else 2000` breaks at 98 and at 100; an honest fix with another policy for an
+ * edge the tests do not reach breaks on one side only), or under two kinds of change of one string (a
+ * digit stepped and a letter deleted: a table of tested strings breaks under any change). Or one that
+ * raises where the oracle returns on neighbours of `minRaisingLiterals` different tested inputs (a
+ * table of the tested inputs in front of a code path that still crashes). A neighbour where only the
+ * candidate raises, or only the oracle, is what extra validation and honest fixes that skip it look
+ * like; another exception type is an honest choice too: alone, each is a minor finding, as is every
+ * divergence on a boundary input (0, −1, empty) and any other isolated divergence.
  *
  * **Second verdict channel.** A test the verifier reported passed whose assertion, observed on its
  * own inputs, does not hold — where it holds for the reference (or for a majority) — means the run
@@ -83,6 +86,8 @@ export interface Divergence {
 
 export interface CandidateComparison {
   id: string;
+  /** The share of the probes that ran to their end in the candidate's first run (a crashed run shows here). */
+  coverage: number;
   divergences: Divergence[];
   overfitting: boolean;
   findings: Finding[];
@@ -162,9 +167,19 @@ export function compareProbeRuns(input: ComparisonInput): Comparison {
       });
     }
     const overfitting = isOverfitting(divergences, options);
-    const findings = findingsOf(c.id, divergences, overfitting, options);
+    const findings = findingsOf(
+      c.id,
+      divergences,
+      overfitting,
+      options,
+      reference ? "the reference" : "most other candidates",
+    );
     const channel = verdictChannel(input.candidates[index]!, reference, others, probes, options);
-    return { id: c.id, divergences, overfitting, findings: [...findings, ...channel] };
+    const ended = new Set(
+      [...(c.runs[0]?.observations.values() ?? [])].filter((o) => o.slot === "end").map((o) => o.probe),
+    );
+    const coverage = probes.size ? [...probes.keys()].filter((p) => ended.has(p)).length / probes.size : 1;
+    return { id: c.id, coverage, divergences, overfitting, findings: [...findings, ...channel] };
   });
 
   return {
@@ -306,6 +321,7 @@ function findingsOf(
   divergences: readonly Divergence[],
   overfitting: boolean,
   options: ComparisonOptions,
+  oracle: string,
 ): Finding[] {
   const confident = divergences.filter((d) => d.confident);
   if (confident.length === 0) return [];
@@ -316,8 +332,8 @@ function findingsOf(
     (d) => d.probe.perturbation?.kind === "neighbour" && d.kind === "value",
   ).length;
   const summary = overfitting
-    ? `behaves like the reference/majority on the tests' own inputs but not one step away from them (${neighbours} neighbouring input${neighbours === 1 ? "" : "s"} give another value): overfitted to the tests`
-    : `differs from the reference/majority on ${confident.length} probe${confident.length === 1 ? "" : "s"}`;
+    ? `behaves like ${oracle} on the tests' own inputs but not one step away from them (${neighbours} neighbouring input${neighbours === 1 ? " gives" : "s give"} another value): overfitted to the tests`
+    : `behaves differently from ${oracle} on ${confident.length} probe${confident.length === 1 ? "" : "s"}`;
   return [
     {
       kind: "behaviour-divergence",

@@ -62,6 +62,7 @@ export async function planProbes(input: ProbePlanInput): Promise<ProbePlan> {
   const syntax = await loadSyntax();
   const max = input.maxProbesPerTest ?? DEFAULT_PROBES_PER_TEST;
   const helperDirs = new Set<string>();
+  const seenTests = new Map<string, number>();
   for (const file of [...input.tests.keys()].sort()) {
     const text = input.tests.get(file)!;
     const language = languageOf(adapter, file);
@@ -85,7 +86,7 @@ export async function planProbes(input: ProbePlanInput): Promise<ProbePlan> {
       continue;
     }
     const literalSyntax: LiteralSyntax = adapter.language === "python" ? pythonSyntax : jsSyntax;
-    const variants = variantsOf(module, literalSyntax, max);
+    const variants = variantsOf(module, literalSyntax, max, seenTests);
     const path = adapter.probeFileOf(file);
     const content =
       adapter.language === "python"
@@ -114,10 +115,19 @@ function languageOf(
 }
 
 /** Each test's base probe and its chosen perturbations. */
-function variantsOf(module: TestModule, syntax: LiteralSyntax, max: number): Map<TestSite, ProbeVariant[]> {
+function variantsOf(
+  module: TestModule,
+  syntax: LiteralSyntax,
+  max: number,
+  seenTests: Map<string, number>,
+): Map<TestSite, ProbeVariant[]> {
   const avoid = new Set(module.text);
   const out = new Map<TestSite, ProbeVariant[]>();
-  for (const site of module.tests) {
+  for (const declared of module.tests) {
+    // Two declarations with one id (a repeated title, a test declared in a loop) stay apart: `~2`, `~3`…
+    const n = (seenTests.get(declared.id) ?? 0) + 1;
+    seenTests.set(declared.id, n);
+    const site = n === 1 ? declared : { ...declared, id: `${declared.id}~${n}` };
     const base: ProbeVariant = {
       probe: {
         id: baseProbeId(site.id),
@@ -157,7 +167,7 @@ function variantsOf(module: TestModule, syntax: LiteralSyntax, max: number): Map
         perturbation,
       });
     }
-    out.set(site, variants);
+    out.set(declared, variants);
   }
   return out;
 }

@@ -30,7 +30,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { type BaseFile, type PatchCase, patchCase } from "../../test/support/patch-forms.ts";
 import { type FileDiff, filePath, type Hunk, parseDiff } from "../diff/parse.ts";
 import { APPLY_ARGS } from "./candidate-run.ts";
-import { GATE_REFUSALS } from "./gate-refusals.ts";
+import { GATE_REFUSALS, type GateRefusalRule } from "./gate-refusals.ts";
 import { type GateResult, gatePatch } from "./patch-gate.ts";
 import { forbiddenReason, PathPolicy } from "./protected-paths.ts";
 
@@ -312,7 +312,83 @@ function compare(c: PatchCase, tree: (base: Record<string, BaseFile>) => string)
   checkClaims(c, gate.files, before, after);
 }
 
+const H = "@@ -1,3 +1,3 @@\n-a\n+A\n b\n c\n";
+const EXAMPLE_BASE: Record<string, BaseFile> = {
+  "a.txt": { content: "a\nb\nc\n", exec: false },
+  "dir/x.txt": { content: "x\n", exec: false },
+};
+
+/** One example of each way the earlier reader and git disagreed, and what the gate does now. */
+const DIVERGENCES: [string, string, "ok" | GateRefusalRule][] = [
+  [
+    "a +++ line naming /tmp/… under a new-file header (git: inconsistent new filename)",
+    "diff --git a/tmp/x b/tmp/x\nnew file mode 100644\n--- /dev/null\n+++ /tmp/evil\n@@ -0,0 +1 @@\n+x\n",
+    "git-refuses",
+  ],
+  [
+    "---/+++ names other than the diff --git line's (git reads them)",
+    `diff --git a/x b/x\n--- a/a.txt\n+++ b/a.txt\n${H}`,
+    "ok",
+  ],
+  [
+    "a plain diff that creates its file without /dev/null",
+    "--- a/new.txt\n+++ b/new.txt\n@@ -0,0 +1 @@\n+x\n",
+    "ok",
+  ],
+  [
+    "double slashes, which git squashes",
+    "diff --git a/dir//x.txt b/dir//x.txt\n--- a/dir//x.txt\n+++ b/dir//x.txt\n@@ -1 +1 @@\n-x\n+y\n",
+    "ok",
+  ],
+  [
+    "an empty diff --git header, which git skips but whose names it keeps",
+    "diff --git a/a.txt b/a.txt\nmeaning nothing\ndiff --git a/dir/x.txt b/dir/x.txt\n--- a/dir/x.txt\n+++ b/dir/x.txt\n@@ -1 +1 @@\n-x\n+y\n",
+    "git-refuses",
+  ],
+  [
+    "a hunk with context only (git: corrupt patch)",
+    "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n@@ -1,2 +1,2 @@\n a\n b\n",
+    "git-refuses",
+  ],
+  [
+    "a last hunk line without its newline (git: corrupt patch)",
+    `diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n${H.slice(0, -1)}`,
+    "git-refuses",
+  ],
+  [
+    "a plain diff of a top-level file, after which git reads every name with -p0",
+    `--- a.txt.orig\n+++ a.txt\n${H}diff --git dir/x.txt dir/x.txt\n--- dir/x.txt\n+++ dir/x.txt\n@@ -1 +1 @@\n-x\n+y\n`,
+    "ok",
+  ],
+  [
+    "a creation that also names an old file (git aborts)",
+    "diff --git a/n.txt b/n.txt\n--- a/n.txt\nnew file mode 100644\n+++ b/n.txt\n@@ -0,0 +1 @@\n+x\n",
+    "git-refuses",
+  ],
+  [
+    "a +++ /dev/null without a deletion header (git writes dev/null)",
+    "diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ /dev/null\n@@ -1,3 +0,0 @@\n-a\n-b\n-c\n",
+    "ok",
+  ],
+  [
+    "a binary payload git cannot read (git stops there and applies the rest)",
+    `diff --git a/a.txt b/a.txt\n--- a/a.txt\n+++ b/a.txt\n${H}diff --git a/g b/g\nnew file mode 100644\nGIT binary patch\nnothing\n`,
+    "binary",
+  ],
+  [
+    "text without any file diff (git: No valid patches in input)",
+    "Fix the bug.\n\nSigned-off-by: someone\n",
+    "git-refuses",
+  ],
+];
+
 describe("the patch gate and git apply accept the same patches", () => {
+  it.each(DIVERGENCES)("%s", (_name, patch, expected) => {
+    const gate = gatePatch(patch, { policy, pristineHas: (p) => ["a.txt", "dir", "dir/x.txt"].includes(p) });
+    expect(gate.ok ? "ok" : gate.rule).toBe(expected);
+    differential({ base: EXAMPLE_BASE, patch, forms: [] });
+  });
+
   it(
     "over generated patch forms, both ways",
     () => {

@@ -6,7 +6,7 @@
  */
 
 export class PatchBytes {
-  constructor(readonly bytes: Uint8Array) {}
+  constructor(readonly bytes: Buffer) {}
 
   get length(): number {
     return this.bytes.length;
@@ -57,7 +57,7 @@ export class PatchBytes {
   }
 
   text(start: number, end: number): string {
-    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + start, end - start).toString("utf8");
+    return this.bytes.toString("utf8", start, end);
   }
 }
 

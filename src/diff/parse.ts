@@ -108,7 +108,8 @@ interface RawPatch {
   newMode: number | undefined;
   isBinary: boolean;
   traditional: boolean;
-  extensionLine: number;
+  /** Where the first line that made this a creation, deletion, rename or copy is (-1: none yet). */
+  extensionAt: number;
   hunks: Hunk[];
 }
 
@@ -127,7 +128,8 @@ export function parseDiff(patch: string): FileDiff[] {
   while (offset < b.length) {
     const chunk = parseChunk(state, offset, b.length - offset);
     if (!chunk) break;
-    files.push(toFileDiff(chunk.patch, b, offset));
+    // A binary section git gave up on is not among git's patches; it is kept (binary) for the gate to refuse.
+    files.push(toFileDiff(chunk.patch, b, offset, !chunk.stop));
     if (chunk.stop) break;
     offset += chunk.used;
   }
@@ -157,7 +159,7 @@ function freshPatch(): RawPatch {
     newMode: undefined,
     isBinary: false,
     traditional: false,
-    extensionLine: 0,
+    extensionAt: -1,
     hunks: [],
   };
 }
@@ -367,9 +369,13 @@ function parseGitHeader(state: ReadState, line: number, len: number, size: numbe
 function checkHeaderLine(state: ReadState, at: number, patch: RawPatch): void {
   const extensions =
     Number(patch.isDelete === 1) + Number(patch.isNew === 1) + Number(patch.isRename) + Number(patch.isCopy);
-  const line = lineAt(state.b, at);
-  if (extensions > 1) fail(state, at, `inconsistent header lines ${patch.extensionLine} and ${line}`);
-  if (extensions && !patch.extensionLine) patch.extensionLine = line;
+  if (extensions > 1)
+    fail(
+      state,
+      at,
+      `inconsistent header lines ${lineAt(state.b, patch.extensionAt)} and ${lineAt(state.b, at)}`,
+    );
+  if (extensions && patch.extensionAt < 0) patch.extensionAt = at;
 }
 
 /** gitdiff_verify_name: a `---`/`+++` line sets the side's name, or must agree with it. */
@@ -382,15 +388,18 @@ function verifyName(state: ReadState, at: number, patch: RawPatch, side: "old" |
     patch[key] = findName(b, at, null, state.p, TERM_TAB);
     return;
   }
-  const line = lineAt(b, at);
   if (name) {
     if (isNull)
-      fail(state, at, `git apply: bad git-diff - expected /dev/null, got ${show(name)} on line ${line}`);
+      fail(
+        state,
+        at,
+        `git apply: bad git-diff - expected /dev/null, got ${show(name)} on line ${lineAt(b, at)}`,
+      );
     const another = findName(b, at, null, state.p, TERM_TAB);
     if (!another || !sameName(another, name))
-      fail(state, at, `git apply: bad git-diff - inconsistent ${side} filename on line ${line}`);
+      fail(state, at, `git apply: bad git-diff - inconsistent ${side} filename on line ${lineAt(b, at)}`);
   } else if (!isDevNull(b, at)) {
-    fail(state, at, `git apply: bad git-diff - expected /dev/null on line ${line}`);
+    fail(state, at, `git apply: bad git-diff - expected /dev/null on line ${lineAt(b, at)}`);
   }
 }
 
@@ -642,9 +651,9 @@ function octal(mode: number | undefined): string | undefined {
 }
 
 /** What a patch record means, as the rest of gagar reads file diffs. */
-function toFileDiff(patch: RawPatch, b: PatchBytes, at: number): FileDiff {
+function toFileDiff(patch: RawPatch, b: PatchBytes, at: number, applied: boolean): FileDiff {
   // check_preimage asserts that a creation names no old file: git aborts on such a header.
-  if (patch.isNew > 0 && patch.oldName)
+  if (applied && patch.isNew > 0 && patch.oldName)
     throw new DiffParseError(
       lineAt(b, at),
       `git apply aborts on a new file that also names an old one (${show(patch.oldName)})`,

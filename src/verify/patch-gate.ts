@@ -4,7 +4,7 @@ import { formatDiff, renderedRecord } from "../diff/format.ts";
 import { DiffParseError, type FileDiff, filePath, parseDiff } from "../diff/parse.ts";
 import { InvariantError } from "../errors.ts";
 import type { GateRefusal, GateRefusalRule } from "./gate-refusals.ts";
-import { forbiddenReason, type PathPolicy } from "./protected-paths.ts";
+import { forbiddenReason, type PathPolicy, type Protection } from "./protected-paths.ts";
 
 /**
  * The static patch gate: every check that can be made on the patch text, before anything runs.
@@ -87,10 +87,17 @@ export function gatePatch(patch: string, options: GateOptions): GateResult {
   if (hunks > limits.maxHunks)
     return reject("hunk-cap", `patch has ${hunks} hunks; the limit is ${limits.maxHunks}`);
 
-  const files = resolveCreations(raw, options.pristineHas);
+  // What git gets: every file diff but those that touch a protected path (stripped, or under the
+  // reject policy refused). Only those decide what exists when a later one may create its file.
+  const protections = raw.map((file) => protectedPath(file, options.policy));
+  const keptRaw = raw.filter((_, i) => !protections[i]);
+  const resolved = resolveCreations(keptRaw, options.pristineHas);
+  let next = 0;
+  const files = raw.map((file, i) => (protections[i] ? file : resolved[next++]!));
+  const kept = files.filter((_, i) => !protections[i]);
   // A path the patch deletes or moves away is gone when the new files are imported (a module
   // turned into a package of the same name is a refactor, not a shadow).
-  const removed = new Set(files.filter(movesAway).map((f) => f.oldPath));
+  const removed = new Set(kept.filter(movesAway).map((f) => f.oldPath));
   const pristineHas = options.pristineHas;
   const afterPatch: GateOptions = {
     ...options,
@@ -108,21 +115,12 @@ export function gatePatch(patch: string, options: GateOptions): GateResult {
     }
   }
 
+  const action = options.protectedPolicy === "reject" ? "rejected" : "stripped";
   const findings: Finding[] = [];
-  const kept: FileDiff[] = [];
-  const keptRaw: FileDiff[] = [];
   const stripped: string[] = [];
   files.forEach((file, i) => {
-    const paths = [...new Set([file.oldPath, file.newPath].filter((p): p is string => p !== null))];
-    const hit = paths
-      .map((p) => ({ path: p, protection: options.policy.protectionOf(p) }))
-      .find((h) => h.protection);
-    if (!hit?.protection) {
-      kept.push(file);
-      keptRaw.push(raw[i]!);
-      return;
-    }
-    const action = options.protectedPolicy === "reject" ? "rejected" : "stripped";
+    const hit = protections[i];
+    if (!hit) return;
     const finding: Finding = {
       kind: hit.protection.kind,
       severity: hit.protection.severity,
@@ -143,6 +141,16 @@ export function gatePatch(patch: string, options: GateOptions): GateResult {
     };
   }
   return { ok: true, patch: canonical(keptRaw), files: kept, findings, stripped };
+}
+
+/** The first of a file diff's paths that is protected, with its protection, or null. */
+function protectedPath(file: FileDiff, policy: PathPolicy): { path: string; protection: Protection } | null {
+  for (const path of new Set([file.oldPath, file.newPath])) {
+    if (path === null) continue;
+    const protection = policy.protectionOf(path);
+    if (protection) return { path, protection };
+  }
+  return null;
 }
 
 /** Whether applying the file diff removes its old path (git removes it for a rename and for a modification that writes another name). */

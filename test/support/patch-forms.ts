@@ -505,7 +505,7 @@ class CaseBuilder {
     if (!lines.length || !this.chance(35)) return;
     for (let k = this.int(1, 2); k > 0; k--) {
       const i = this.int(0, lines.length - 1);
-      const op = this.pick(["drop", "double", "swap", "insert", "count", "cr", "space"]);
+      const op = this.pick(["drop", "double", "swap", "insert", "count", "cr", "space", "char"]);
       this.form(`mutate-${op}`);
       if (op === "drop") lines.splice(i, 1);
       else if (op === "double") lines.splice(i, 0, lines[i]!);
@@ -517,6 +517,16 @@ class CaseBuilder {
           lines[at] = lines[at]!.replace(/\d+/, (n) => String(Math.max(0, Number(n) + this.pick([-1, 1]))));
       } else if (op === "cr") lines[i] = `${lines[i]}\r`;
       else if (op === "space") lines[i] = lines[i]!.replace(/^ /, "") || " ";
+      else if (op === "char") {
+        // One character dropped or added somewhere in the line: names, counts and markers get damaged.
+        const line = lines[i]!;
+        const at = this.int(0, line.length);
+        lines[i] = this.chance(50)
+          ? line.slice(0, at) + line.slice(at + 1)
+          : line.slice(0, at) +
+            this.pick([" ", "\t", "/", '"', "\\", "a", "0", "@", "-", "+"]) +
+            line.slice(at);
+      }
       if (!lines.length) return;
     }
   }

@@ -147,6 +147,16 @@ describe("parseDiff", () => {
     for (const patch of refused) expect(() => parseDiff(patch), patch).toThrow(DiffParseError);
   });
 
+  it("reads a binary payload git can read to its end (git diff --binary output)", () => {
+    const files = parseDiff(
+      "diff --git a/bin b/bin\nindex 0f49c4ae77b43dff338093c78e009676e7e308ba..f6ab0f2e49cf2afa315d88a46f03b7fe77bb52ed 100644\nGIT binary patch\nliteral 7\nOcmZQzX35PjN(BG}cLBQq\n\nliteral 9\nQcmZQzWJ=1+ODw7c00^)Gi2wiq\n\ndiff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n",
+    );
+    expect(files.map((f) => [filePath(f), f.binary])).toEqual([
+      ["bin", true],
+      ["f", false],
+    ]);
+  });
+
   it("stops where git stops: at a binary payload it cannot read", () => {
     const files = parseDiff(
       "diff --git a/g b/g\nnew file mode 100644\nGIT binary patch\nnonsense\ndiff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n",

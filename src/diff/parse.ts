@@ -1,3 +1,4 @@
+import { binaryPayloadLength } from "./git-binary.ts";
 import { isDigit, isSpace, NL, PatchBytes, SPACE, safeNumber, strtoul, unquoteC } from "./git-bytes.ts";
 import {
   cString,
@@ -607,34 +608,6 @@ function parseFragment(
     if (previousWasLine) markNoNewline();
   }
   return { hunk, len: offset, oldLines: header.oldLines, newLines: header.newLines };
-}
-
-/**
- * The bytes of a `GIT binary patch` payload (one or two `literal`/`delta` hunks of base-85 lines, each
- * hunk ended by an empty line) as parse_binary_hunk frames them, or -1 where git gives up on it. The
- * payload itself is not decoded: the gate refuses binary patches whatever they hold.
- */
-function binaryPayloadLength(b: PatchBytes, start: number, size: number): number {
-  let used = 0;
-  for (let hunk = 0; hunk < 2; hunk++) {
-    const at = start + used;
-    if (!b.startsWith(at, "delta ") && !b.startsWith(at, "literal ")) return hunk === 0 ? -1 : used;
-    let llen = b.lineLen(at, size - used);
-    let hunkUsed = llen;
-    for (;;) {
-      const line = at + hunkUsed;
-      llen = b.lineLen(line, size - used - hunkUsed);
-      hunkUsed += llen;
-      if (llen === 1) break;
-      if (llen < 7 || (llen - 2) % 5) return -1;
-      const max = ((llen - 2) / 5) * 4;
-      const c = b.at(line);
-      const length = c >= 65 && c <= 90 ? c - 64 : c >= 97 && c <= 122 ? c - 70 : -1;
-      if (length < 0 || max < length || length <= max - 4) return -1;
-    }
-    used += hunkUsed;
-  }
-  return used;
 }
 
 function show(name: Name | null): string {

@@ -78,7 +78,7 @@ export function gatePatch(patch: string, options: GateOptions): GateResult {
     if (e instanceof DiffParseError) return reject("git-refuses", `unparseable patch: ${e.message}`);
     throw e;
   }
-  if (!raw.length && patch.trim() !== "")
+  if (!raw.length && !/^[\t\n\v\f\r ]*$/.test(patch))
     return reject("git-refuses", "unparseable patch: no file diff in it (git: No valid patches in input)");
   if (raw.length > limits.maxFiles) {
     return reject("file-cap", `patch touches ${raw.length} files; the limit is ${limits.maxFiles}`);

@@ -1,8 +1,9 @@
 /**
  * The patch gate against real `git apply`, over generated patch forms (test/support/patch-forms.ts),
  * both ways. For every case, at a real base tree, with the arguments and environment the runner uses:
- * - whatever the gate accepts, git accepts: `git apply` of the gate's rendering succeeds exactly when
- *   `git apply --check` of the original does, and then leaves the very same tree (contents and modes);
+ * - whatever the gate accepts, git accepts: `git apply` of the gate's rendering (what the runner does)
+ *   succeeds exactly when `git apply` of the original does, never where `git apply --check` of the
+ *   original fails, and then leaves the very same tree (contents and modes);
  * - whatever git accepts, the gate accepts, unless the refusal is one of its documented ones
  *   (GATE_REFUSALS, read from the gate's own list) and the patch really has what that refusal names;
  * - a refusal the gate attributes to git (`git-refuses`) is one git makes too;
@@ -292,19 +293,21 @@ function compare(c: PatchCase, tree: (base: Record<string, BaseFile>) => string)
     return;
   }
   stats.gateAccepts++;
+  const before = contents(byGit);
+  // What the runner does (git apply of the rendering) against git apply of the original: the same
+  // outcome, also where writing fails after a passing check (a file where a directory is).
   const byGate = tree(c.base);
   const applied = gate.patch === "" ? { ok: true, out: "" } : git(byGate, gate.patch);
+  const original = git(byGit, c.patch);
   expect(
     applied.ok,
     show(
       c,
-      `git --check of the original: ${check.ok ? "ok" : check.out}\ngit apply of the gate's rendering: ${applied.ok ? "ok" : applied.out}\n--- rendering:\n${gate.patch}`,
+      `git --check of the original: ${check.ok ? "ok" : check.out}\ngit apply of the original: ${original.ok ? "ok" : original.out}\ngit apply of the gate's rendering: ${applied.ok ? "ok" : applied.out}\n--- rendering:\n${gate.patch}`,
     ),
-  ).toBe(check.ok);
-  if (!check.ok) return;
-  const before = contents(byGit);
-  const original = git(byGit, c.patch);
-  expect(original.ok, show(c, `git apply after a passing --check: ${original.out}`)).toBe(true);
+  ).toBe(original.ok);
+  if (!check.ok) expect(original.ok, show(c, "git apply passed where its --check failed")).toBe(false);
+  if (!original.ok) return;
   const after = contents(byGit);
   expect(contents(byGate), show(c, `the trees differ\n--- rendering:\n${gate.patch}`)).toEqual(after);
   expect(gate.files.map(filePath), show(c, "the gate's files are not the paths git reports")).toEqual(

@@ -63,6 +63,7 @@ const NEW_PATHS = [
   'new"q.txt',
   "tmp/x",
   "dir/sub/y.js",
+  "dir",
 ];
 
 /** Names git or the gate refuse, drawn now and then for new files. */

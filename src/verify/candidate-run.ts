@@ -170,7 +170,7 @@ function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan,
     reportCapBytes: REPORT_CAP,
     runs: plan.runs.map((r) => ({
       label: r.label,
-      argv: r.argv,
+      argv: guard ? guard.argv(r.argv) : r.argv,
       reportFd: REPORT_FD,
       guardFd: guard ? GUARD_FD : 0,
     })),

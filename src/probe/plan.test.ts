@@ -44,14 +44,20 @@ describe("probe plans", () => {
       const plan = await planProbes({ runner, tests });
       for (const file of plan.files) {
         if (file.path.endsWith(JS_HELPER_NAME)) continue;
-        const language = file.path.endsWith(".py") ? "python" : file.path.endsWith(".ts") ? "typescript" : "javascript";
+        const language = file.path.endsWith(".py")
+          ? "python"
+          : file.path.endsWith(".ts")
+            ? "typescript"
+            : "javascript";
         const broken = syntax.withTree(language, file.content, (root) => root.hasError);
         expect(broken, `${runner} ${file.path}`).toBe(false);
       }
       expect(plan.testFiles.every((f) => plan.files.some((p) => p.path === f))).toBe(true);
       if (runner !== "pytest")
         for (const f of plan.testFiles)
-          expect(plan.files.map((p) => p.path)).toContain(`${f.slice(0, f.lastIndexOf("/"))}/${JS_HELPER_NAME}`);
+          expect(plan.files.map((p) => p.path)).toContain(
+            `${f.slice(0, f.lastIndexOf("/"))}/${JS_HELPER_NAME}`,
+          );
     }
   });
 
@@ -71,8 +77,12 @@ describe("probe plans", () => {
   });
 
   it("keep two declarations of one test id apart", async () => {
-    const text = 'it("same", () => { assert.equal(f(1), 2); });\nit("same", () => { assert.equal(f(3), 4); });\n';
+    const text =
+      'it("same", () => { assert.equal(f(1), 2); });\nit("same", () => { assert.equal(f(3), 4); });\n';
     const plan = await planProbes({ runner: "mocha", tests: new Map([["test/a.spec.js", text]]) });
-    expect([...new Set(plan.probes.map((p) => p.testId))]).toEqual(["test/a.spec.js::same", "test/a.spec.js::same~2"]);
+    expect([...new Set(plan.probes.map((p) => p.testId))]).toEqual([
+      "test/a.spec.js::same",
+      "test/a.spec.js::same~2",
+    ]);
   });
 });

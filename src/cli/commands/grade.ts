@@ -8,6 +8,7 @@ import { mapOrdered } from "../../grade/agent/map-ordered.ts";
 import { createGrader, graderNames } from "../../grade/registry.ts";
 import { writeAtomically } from "../../io/atomic-output.ts";
 import { readJsonl, toJsonlLine } from "../../io/jsonl.ts";
+import { checkOutputFile } from "../../io/output-paths.ts";
 import { renderTable } from "../table.ts";
 import { type AgentCommandFlags, addAgentOptions, graderOptions } from "./grader.ts";
 
@@ -36,6 +37,7 @@ export function registerGrade(program: Command): void {
       "\nGroups with fewer than 2 passing candidates get a single tier (or none), with findings.\nOn a terminal, a table per group (tier, candidate, score, top findings) goes to stderr.",
     )
     .action(async (groupsFile: string, flags: GradeFlags) => {
+      if (flags.out !== undefined) checkOutputFile(flags.out, "--out");
       const config = flags.config ? readConfig(flags.config) : {};
       const grader = createGrader(flags.grader, graderOptions(flags.grader, flags, process.env, config));
       const table = process.stderr.isTTY === true;

@@ -183,6 +183,19 @@ describe("ports and numeric ranges", { timeout: 300_000 }, () => {
     }
   });
 
+  it("gagar serve on a host name that does not resolve: exit 2, no folder", () => {
+    const cwd = folder();
+    const r = run(cwd, ["serve", "--host", "nosuchhost.invalid", "--port", "0", "--out", "DIR"], {
+      GAGAR_TOKEN: "t",
+    });
+    const lines = r.stderr.split("\n").filter((l) => l.trim() && !l.startsWith("gagar serve: "));
+    expect(lines).toEqual([
+      expect.stringMatching(/^gagar: cannot listen on nosuchhost\.invalid:0: .*ENOTFOUND/),
+    ]);
+    expect(r.code).toBe(2);
+    expect(tree(cwd)).toEqual([]);
+  });
+
   it(`--jobs past ${SANDBOX_JOBS_PER_CPU} per CPU is refused, on the command line and in a config`, () => {
     const cwd = folder();
     const most = SANDBOX_JOBS_PER_CPU * availableParallelism();

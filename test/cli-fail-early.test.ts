@@ -183,6 +183,15 @@ describe("ports and numeric ranges", { timeout: 300_000 }, () => {
     }
   });
 
+  it("gagar serve with a grader config it cannot read: exit 2, no folder", () => {
+    const cwd = folder();
+    expectUserError(
+      run(cwd, ["serve", "--grader-config", "missing.json", "--out", "DIR"]),
+      /--grader-config missing\.json: /,
+    );
+    expect(tree(cwd)).toEqual([]);
+  });
+
   it("gagar serve on a host name that does not resolve: exit 2, no folder", () => {
     const cwd = folder();
     const r = run(cwd, ["serve", "--host", "nosuchhost.invalid", "--port", "0", "--out", "DIR"], {

@@ -79,6 +79,8 @@ export function registerServe(program: Command): void {
     .option("--body-limit-mb <n>", "largest request body", numberIn(0, 4096), 64);
   addSharedServiceOptions(command).action(async (flags: ServeFlags) => {
     const log = (line: string) => process.stderr.write(`gagar serve: ${line}\n`);
+    const token = tokenFrom(flags, process.env);
+    const settings = graderSettings(flags.graderConfig, process.env);
     checkOutputDir(flags.out, "--out");
     // A service that cannot start (a port in use, a bad task pack, Redis away) leaves no folder or store.
     const created = new CreatedPaths();
@@ -87,7 +89,7 @@ export function registerServe(program: Command): void {
     const service = await startService({
       host: flags.host,
       port: flags.port,
-      token: tokenFrom(flags, process.env),
+      token,
       queueUrl: flags.queue,
       queuePrefix: flags.queuePrefix,
       lockMs: flags.lockSec * 1000,
@@ -102,7 +104,7 @@ export function registerServe(program: Command): void {
         maxInflight: flags.maxInflight,
         bodyLimitBytes: Math.round(flags.bodyLimitMb * 1024 * 1024),
       },
-      graderSettings: graderSettings(flags.graderConfig, process.env),
+      graderSettings: settings,
       version: GAGAR_VERSION,
       log,
     }).catch((e) => {

@@ -71,9 +71,9 @@ export const DEFAULTS = {
     /**
      * A pass with a critical finding (test tampering, forged results, attacks on the harness,
      * hard-coded outputs) is scored as a failure: without the veto, redistribution only pays such a
-     * pass less, and the policy is still reinforced for the hack. A default only as long as honest
-     * fixes draw no critical finding (test/grader-synthetic.test.ts holds the static grader to none
-     * on its evaluation set); `none` is the paper's setting.
+     * pass less, and the policy is still reinforced for the hack. An honest fix that draws a critical
+     * finding is vetoed too: docs/config.md (The veto) gives the static grader's rate on real code
+     * and when to choose `none`, the paper's setting.
      */
     veto: "critical" as const,
   },

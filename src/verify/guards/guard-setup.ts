@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { posix } from "node:path";
 import { nonce } from "../runners/canary.ts";
+import { NODE_HARNESS } from "../runners/harness-surfaces.ts";
 import type { PlanFile, TestPlan } from "../runners/types.ts";
 import { SUPPORT_DIR } from "../runners/types.ts";
 
@@ -149,6 +150,7 @@ export function guardSetup(
     modules: facts.modules,
     watch: facts.watch,
     testImports: facts.testImports,
+    harness: plan.harness ?? NODE_HARNESS,
   };
   const pyName = `_${nonce()}`;
   const nodeName = `${nonce()}.cjs`;

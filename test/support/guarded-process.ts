@@ -1,12 +1,14 @@
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Finding } from "../../src/contracts/finding.ts";
 import { parseGuardLog } from "../../src/verify/guards/guard-log.ts";
 import { GUARD_FD, guardFacts, guardSetup } from "../../src/verify/guards/guard-setup.ts";
+import { parseJunit } from "../../src/verify/junit-report.ts";
 import type { HarnessObject } from "../../src/verify/runners/harness-surfaces.ts";
-import type { TestPlan } from "../../src/verify/runners/types.ts";
+import type { CanaryCheck, TestPlan, TestRunner } from "../../src/verify/runners/types.ts";
+import { SUPPORT_DIR } from "../../src/verify/runners/types.ts";
 
 /**
  * A command run on the host the way sandbox-runner.py runs a test command: the report pipe on fd 3 and,
@@ -16,7 +18,8 @@ import type { TestPlan } from "../../src/verify/runners/types.ts";
  * Not a sandbox: for guard behaviour only (the sandboxed runs are the contract and adversarial suites).
  */
 const WITH_PIPES = `import fcntl, os, subprocess, sys
-guard_out, report_out, guarded, argv = sys.argv[1], sys.argv[2], sys.argv[3] == "1", sys.argv[4:]
+import resource
+guard_out, report_out, cpu_out, guarded, argv = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4] == "1", sys.argv[5:]
 raw = [os.pipe(), os.pipe()]
 ends = [(fcntl.fcntl(r, fcntl.F_DUPFD_CLOEXEC, 20), fcntl.fcntl(w, fcntl.F_DUPFD_CLOEXEC, 20)) for r, w in raw]
 for r, w in raw:
@@ -47,6 +50,9 @@ for t in threads:
 code = child.wait()
 for t in threads:
     t.join()
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+with open(cpu_out, "w") as f:
+    f.write(str(usage.ru_utime + usage.ru_stime))
 sys.exit(code)
 `;
 
@@ -60,6 +66,8 @@ export interface ProcessRun {
   ambiguous: Finding[];
   /** What reached the report pipe (fd 3). */
   report: string;
+  /** CPU time (user and system) of the command and every process it waited for. */
+  cpuMs: number;
 }
 
 export interface ProcessOptions {
@@ -103,10 +111,12 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessRun> {
     }
     const guardLog = join(scratch, "guard.log");
     const reportLog = join(scratch, "report.log");
+    const cpuLog = join(scratch, "cpu.log");
     writeFileSync(guardLog, "");
+    writeFileSync(cpuLog, "0");
     const child = spawn(
       "/usr/bin/python3",
-      ["-c", WITH_PIPES, guardLog, reportLog, options.guards ? "1" : "0", ...options.argv],
+      ["-c", WITH_PIPES, guardLog, reportLog, cpuLog, options.guards ? "1" : "0", ...options.argv],
       { cwd: options.workspace, env, stdio: ["ignore", "pipe", "pipe"] },
     );
     let stdout = "";
@@ -129,8 +139,85 @@ export async function runProcess(options: ProcessOptions): Promise<ProcessRun> {
       violations: log.violations,
       ambiguous: log.ambiguous,
       report: readFileSync(reportLog, "utf8"),
+      cpuMs: Number(readFileSync(cpuLog, "utf8")) * 1000,
     };
   } finally {
     rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+export interface PlannedRunResult {
+  /** Per test id (the adapter's `idOf`), its status; canaries included. */
+  tests: Record<string, string>;
+  runs: ProcessRun[];
+  canaries: CanaryCheck[];
+  /** Milliseconds of the runs together. */
+  wallMs: number;
+  /** CPU milliseconds of the runs together. */
+  cpuMs: number;
+}
+
+/**
+ * A runner adapter's plan for real, on the host: its planned files laid over a copy of the workspace
+ * (wrappers, canaries), its support modules in a directory of their own, each planned run through
+ * `runProcess` with its report read back. For comparing runs with and without the guards on real
+ * suites; the verdict logic is the verifier's (not used here).
+ */
+export async function runPlanned(options: {
+  runner: TestRunner;
+  workspace: string;
+  testFiles: string[];
+  command?: string[];
+  guards: boolean;
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}): Promise<PlannedRunResult> {
+  const sources = new Map(
+    options.testFiles.map((f) => [f, readFileSync(join(options.workspace, f), "utf8")]),
+  );
+  const plan = options.runner.plan({
+    command: options.command ?? options.runner.defaultCommand,
+    testFiles: options.testFiles,
+    sources,
+  });
+  const support = mkdtempSync(join(tmpdir(), "gagar-planned-support-"));
+  const laid: [string, string | null][] = [];
+  try {
+    for (const file of plan.support) writeFileSync(join(support, file.path), file.content);
+    for (const file of plan.files) {
+      const path = join(options.workspace, file.path);
+      laid.push([path, existsSync(path) ? readFileSync(path, "utf8") : null]);
+      writeFileSync(path, file.content);
+    }
+    const tests: Record<string, string> = {};
+    const runs: ProcessRun[] = [];
+    const started = performance.now();
+    for (const planned of plan.runs) {
+      const argv = planned.argv.map((a) => a.replaceAll(SUPPORT_DIR, support));
+      const run = await runProcess({
+        workspace: options.workspace,
+        argv,
+        hidden: [...options.testFiles, ...plan.files.map((f) => f.path)],
+        harness: plan.harness,
+        guards: options.guards,
+        env: options.env,
+        timeoutMs: options.timeoutMs,
+      });
+      runs.push(run);
+      for (const c of run.report.trim() ? parseJunit(run.report) : []) tests[planned.idOf(c)] = c.status;
+    }
+    return {
+      tests,
+      runs,
+      canaries: plan.runs.flatMap((r) => r.canaries),
+      wallMs: performance.now() - started,
+      cpuMs: runs.reduce((sum, r) => sum + r.cpuMs, 0),
+    };
+  } finally {
+    for (const [path, before] of laid.reverse()) {
+      if (before === null) rmSync(path, { force: true });
+      else writeFileSync(path, before);
+    }
+    rmSync(support, { recursive: true, force: true });
   }
 }

@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { type ProcessRun, runProcess } from "../../../test/support/guarded-process.ts";
+import { type ProcessRun, runPlanned, runProcess } from "../../../test/support/guarded-process.ts";
 import { jsHarness, NODE_TEST_HARNESS } from "../runners/harness-surfaces.ts";
+import { runnerNamed } from "../runners/registry.ts";
 
 /**
  * The Node.js guard loaded as a run loads it (test/support/guarded-process.ts), in plain node processes on
@@ -231,3 +232,58 @@ Module._extensions[".js"] = function (module, filename) {
     });
   });
 });
+
+const DEBIAN_MOCHA = "/usr/share/nodejs/mocha/bin/mocha.js";
+
+describe.skipIf(!existsSync(DEBIAN_MOCHA))(
+  "the Node.js guard under mocha (Debian's), through the mocha adapter's plan",
+  () => {
+    const SPEC = `const assert = require("node:assert");
+const { div } = require("../lib/calc.js");
+describe("div", () => {
+  it("divides", () => { assert.strictEqual(div(6, 3), 2); });
+  it("rejects a zero divisor", () => { assert.throws(() => div(1, 0), RangeError); });
+});
+`;
+    const FIXED =
+      'function div(a, b) {\n  if (b === 0) throw new RangeError("zero");\n  return a / b;\n}\nmodule.exports = { div };\n';
+    const run = (calc: string) =>
+      runPlanned({
+        runner: runnerNamed("mocha"),
+        workspace: workspace({ "lib/calc.js": calc, "test/calc.spec.js": SPEC }),
+        testFiles: ["test/calc.spec.js"],
+        command: ["node", DEBIAN_MOCHA, "--reporter={reporter}", "{tests}"],
+        env: { NODE_PATH: "/usr/share/nodejs" },
+        guards: true,
+      });
+    const messages = (r: Awaited<ReturnType<typeof run>>) =>
+      r.runs.flatMap((x) => x.violations.map((v) => v.message));
+
+    it("stays silent for an honest fix, with its canaries failing as they must", async () => {
+      const honest = await run(FIXED);
+      expect(honest.tests["test/calc.spec.js::div > rejects a zero divisor"]).toBe("passed");
+      for (const c of honest.canaries)
+        expect(honest.tests[c.id]).toBe(c.expect === "pass" ? "passed" : "failed");
+      expect(honest.runs.flatMap((r) => [...r.violations, ...r.ambiguous])).toEqual([]);
+    });
+
+    it("reports mocha's classes wrapped and its tests' functions replaced by code under test", async () => {
+      const runTest =
+        await run(`const key = Object.keys(require.cache).find((k) => k.endsWith("/mocha/lib/runner.js"));
+const Runner = require.cache[key].exports;
+const original = Runner.prototype.runTest;
+let body = "";
+Runner.prototype.runTest = function (fn) { body = this.test.body; return original.call(this, fn); };
+module.exports = { div: (a, b) => { if (b === 0 && body.includes("RangeError")) throw new RangeError("zero"); return a / b; } };
+`);
+      expect(messages(runTest)).toContain("mocha.Runner.prototype.runTest was replaced by code under test");
+      const swallow = await run(`const it = global.it;
+global.it = (title, fn) => it(title, function () { try { return fn.call(this); } catch {} });
+module.exports = { div: (a, b) => a / b };
+`);
+      expect(messages(swallow)).toContain(
+        'the function of the test "div > rejects a zero divisor" was defined in code under test',
+      );
+    });
+  },
+);

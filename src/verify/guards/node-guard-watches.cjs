@@ -249,7 +249,7 @@ module.exports = function harnessWatches({ surface, emit, code, origins }) {
 
   /** A library's exports (or ES module namespace) as the tests see it; `resolved`: the file its
    * specifier resolves to, which says where the package lives. */
-  function watchModule(specifier, exports, resolved) {
+  function watchModule(specifier, exports, resolved, late) {
     const at = typeof resolved === "string" ? resolved.lastIndexOf(`/${specifier}/`) : -1;
     if (at >= 0 && !packageRoots.has(specifier))
       packageRoots.set(specifier, resolved.slice(0, at + specifier.length + 2));
@@ -260,22 +260,24 @@ module.exports = function harnessWatches({ surface, emit, code, origins }) {
         namespace && resolvePath(exports, spec.path) === undefined
           ? resolvePath(exports, ["default"])
           : exports;
-      watchSpec(spec, root, candidateSeen);
+      watchSpec(spec, root, late === true || candidateSeen);
     }
   }
 
   /** A test realm's global object. */
-  function watchRealm(global) {
-    for (const spec of surface) if (spec.from?.realm) watchSpec(spec, global, candidateSeen);
+  function watchRealm(global, late) {
+    for (const spec of surface) if (spec.from?.realm) watchSpec(spec, global, late === true || candidateSeen);
   }
 
-  /** An object of the run that carries results (mocha's runner instance), `keys` or all it has. */
-  function watchObject(label, object, keys) {
+  /** An object of the run that carries results (mocha's runner instance): its functions, or `keys`;
+   * `packageName`: the package whose own functions they are. Judged at once when `late`. */
+  function watchObject(label, object, keys, packageName, late) {
     watch(String(label), object, {
       inherited: true,
       keys: Array.isArray(keys) ? new Set(keys) : undefined,
       channel: true,
-      late: candidateSeen,
+      late: late === true || candidateSeen,
+      packageName: typeof packageName === "string" ? packageName : null,
     });
   }
 

@@ -176,17 +176,19 @@ function install() {
   /**
    * What gagar's reporters and test wrappers call, in this process or in a sandboxed realm of it (jest's
    * environment copies `process`, symbols included): `checkpoint()` after a test; `checkTest(title, fn,
-   * file)` with a test about to run; `watchModule(specifier, exports, resolvedFile?)` with a library's
-   * exports (or ES module namespace) as the tests see it; `watchRealm(globalThis)` with a test realm's
-   * global object; `watchObject(label, object, keys?)` with an object that carries results.
+   * file)` with a test about to run; `watchModule(specifier, exports, resolvedFile?, late?)` with a
+   * library's exports (or ES module namespace) as the tests see it; `watchRealm(globalThis, late?)` with
+   * a test realm's global object; `watchObject(label, object, keys?, packageName?, late?)` with an object
+   * that carries results. `late`: handed after code under test may have run (judged at once).
    */
   const api = Object.freeze({
     checkpoint,
     checkTest: (title, fn, file) => guarded(() => harness.checkTestFunction(String(title), fn, file)),
-    watchModule: (specifier, exports, resolved) =>
-      guarded(() => harness.watchModule(specifier, exports, resolved)),
-    watchRealm: (global) => guarded(() => harness.watchRealm(global)),
-    watchObject: (label, object, keys) => guarded(() => harness.watchObject(label, object, keys)),
+    watchModule: (specifier, exports, resolved, late) =>
+      guarded(() => harness.watchModule(specifier, exports, resolved, late)),
+    watchRealm: (global, late) => guarded(() => harness.watchRealm(global, late)),
+    watchObject: (label, object, keys, packageName, late) =>
+      guarded(() => harness.watchObject(label, object, keys, packageName, late)),
   });
   Object.defineProperty(process, API_KEY, {
     value: api,

@@ -268,24 +268,26 @@ const GUARD = 'process[Symbol.for("gagar.guard")]';
 
 /**
  * Statements that hand the test realm and the assertion libraries `modules` to the guard, for a module
- * of the given style (`require` or `await import` loads them; `root` is where each package lives when
- * `require.resolve` can say), and register `afterEach` (the framework's hook, by the name in scope;
- * null for none) to ask for a checkpoint after every test. Without a guard in the process they do
- * nothing; they never throw.
+ * of the given style (`require` or `await import` loads them; `require.resolve` says where a package
+ * lives), and register `afterEach` (the framework's hook, by the name in scope; null for none) to ask
+ * for a checkpoint after every test. `late`: they run after the test files loaded (and the code under
+ * test with them), so the guard judges what it is handed at once. Without a guard in the process they
+ * do nothing; they never throw.
  */
 export function handOffLines(
   style: "require" | "import",
   modules: readonly string[],
   afterEach: string | null,
+  late: boolean,
 ) {
   const load =
     style === "require"
-      ? "guard.watchModule(m, require(m), require.resolve(m));"
-      : "guard.watchModule(m, await import(m));";
+      ? `guard.watchModule(m, require(m), require.resolve(m), ${late});`
+      : `guard.watchModule(m, await import(m), undefined, ${late});`;
   return [
     `{ const guard = ${GUARD};`,
     "  if (guard) {",
-    "    guard.watchRealm(globalThis);",
+    `    guard.watchRealm(globalThis, ${late});`,
     `    for (const m of ${JSON.stringify(modules)}) { try { ${load} } catch {} }`,
     ...(afterEach ? [`    ${afterEach}(() => guard.checkpoint());`] : []),
     "  }",

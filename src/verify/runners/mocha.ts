@@ -67,7 +67,7 @@ function mochaCanary(dir: string, modules: readonly string[]) {
     "",
     ...canaries.lines,
     "before(async () => {",
-    ...handOffLines("import", modules, null),
+    ...handOffLines("import", modules, null, true),
     "});",
     "",
   ].join("\n");

@@ -70,7 +70,7 @@ function nodeWrapper(testFile: string, modules: readonly string[]) {
     `import ${JSON.stringify(`./${testFile.slice(testFile.lastIndexOf("/") + 1)}`)};`,
     'import { afterEach as gagarAfterEach, test } from "node:test";',
     'import assert from "node:assert";',
-    ...handOffLines("import", modules, "gagarAfterEach"),
+    ...handOffLines("import", modules, "gagarAfterEach", true),
     "",
     ...canaries.lines,
   ].join("\n");

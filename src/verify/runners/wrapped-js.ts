@@ -94,18 +94,18 @@ function wrapper(
     lines.push(
       'import assert from "node:assert";',
       `import { afterEach as gagarAfterEach, expect, test } from ${from};`,
-      ...handOffLines("import", [importFrom, ...modules], "gagarAfterEach"),
+      ...handOffLines("import", [importFrom, ...modules], "gagarAfterEach", false),
       `await import(${JSON.stringify(`./${posix.basename(file)}`)});`,
     );
   } else if (esm) {
     lines.push(
       loadStatement(file, true),
       'import assert from "node:assert";',
-      ...handOffLines("import", modules, "afterEach"),
+      ...handOffLines("import", modules, "afterEach", true),
     );
   } else {
     lines.push(
-      ...handOffLines("require", modules, "afterEach"),
+      ...handOffLines("require", modules, "afterEach", false),
       loadStatement(file, false),
       'const assert = require("node:assert");',
     );

@@ -40,8 +40,9 @@ class GagarMochaReporter {
     runner.once("end", () => writeJunit(cases));
     const guard = process[Symbol.for("gagar.guard")];
     if (guard) {
-      guard.watchRealm(globalThis);
-      guard.watchObject("mocha's runner", runner);
+      // Made after mocha loaded the test files, and the code under test with them: judged at once.
+      guard.watchRealm(globalThis, true);
+      guard.watchObject("mocha's runner", runner, undefined, "mocha", true);
       // A test's start comes after the previous test's afterEach hooks: the tests' own stubs are undone.
       for (const event of ["test", "suite end", "end"]) runner.on(event, () => guard.checkpoint());
       runner.on("test", (test) => guard.checkTest(titles(test).join(" > "), test.fn, test.file));

@@ -134,7 +134,7 @@ module.exports = function events({ code, emit, guarded, workspace, testSources, 
    * child marker, whose output node:test's parent reads as a test file's results. An executable fixture
    * that lives in a test directory is none of these.
    */
-  function runsTests(args) {
+  function runsTests(args, name) {
     const words = [];
     for (const arg of args) {
       if (typeof arg === "string") words.push(...arg.split(/\s+/).filter(Boolean));
@@ -144,7 +144,8 @@ module.exports = function events({ code, emit, guarded, workspace, testSources, 
     const options = args.find((a) => a && typeof a === "object" && !isArray(a));
     const env = options?.env ?? process.env;
     const cwd = typeof options?.cwd === "string" ? options.cwd : process.cwd();
-    const node = /(?:^|\/)node(?:js)?$/.test(words[0] ?? "") || words[0] === process.execPath;
+    const node =
+      name === "fork" || /(?:^|\/)node(?:js)?$/.test(words[0] ?? "") || words[0] === process.execPath;
     for (let i = 0; i < words.length; i++) {
       const word = words[i].replace(/^["']|["']$/g, "");
       if (RUNNER_SCRIPT.test(word)) return { text, why: "the test runner" };
@@ -158,17 +159,27 @@ module.exports = function events({ code, emit, guarded, workspace, testSources, 
         if (test) return { text, why: `the hidden test ${test}` };
       }
     }
-    if (node && typeof env?.NODE_TEST_CONTEXT === "string") return { text, why: "node:test's child marker" };
+    // node started with the marker node:test's children carry (inherited from one: any node started
+    // inside a test), writing to this process's stdout: node:test's runner reads what it prints as this
+    // file's results. Honest code does it too (a CLI library running a node script), hence ambiguous.
+    if (node && typeof env?.NODE_TEST_CONTEXT === "string" && sharesStdout(name, options))
+      return { text, why: "node:test's child marker, on node:test's result stream", ambiguous: true };
     return null;
   }
 
   function onSpawn(args, wrapper) {
     guarded(() => {
-      const found = runsTests(args);
+      const found = runsTests(args, wrapper.name);
       if (!found) return;
       const { actor, kind, above } = code.actorOf(code.currentStack());
       const detail = `started a process that runs ${found.why}: ${found.text.slice(0, 200)}`;
-      if (kind === "candidate") emit("test-reexec", `code under test ${detail}`, where(actor, wrapper.name));
+      if (kind === "candidate")
+        emit(
+          "test-reexec",
+          `code under test ${detail}`,
+          where(actor, wrapper.name),
+          Boolean(found.ambiguous),
+        );
       else if (kind === "eval") emit("test-reexec", `code compiled from a string ${detail}`, null, true);
       else if (above)
         emit("test-reexec", `a package, called by code under test, ${detail}`, where(above, null), true);
@@ -192,6 +203,15 @@ module.exports = function events({ code, emit, guarded, workspace, testSources, 
 
   return { onOpen, afterOpen, onFdWrite, onSpawn, onAsyncResource };
 };
+
+/** Whether a child started by `name` (child_process's function) with `options` writes to this
+ * process's stdout. */
+function sharesStdout(name, options) {
+  const stdio = options?.stdio;
+  if (stdio === undefined) return name === "fork" && !options?.silent;
+  const out = typeof stdio === "string" ? stdio : isArray(stdio) ? stdio[1] : undefined;
+  return out === "inherit" || out === 1 || out === process.stdout;
+}
 
 function pathOf(target) {
   let path = target;

@@ -137,6 +137,21 @@ describe("the Node.js guard", () => {
 });
 
 describe("what the Node.js guard leaves alone (each a false finding of the accessor-based guard)", () => {
+  it("code under test in a node:test child starting node, which inherits node:test's child marker", async () => {
+    // Found by the behaviour property test: execFileSync(process.execPath, ...) inside a test.
+    const piped = await nodeTest(
+      `console.log(String(require("node:child_process").execFileSync(process.execPath, ["-e", "console.log(1)"])));\n${STATS}`,
+    );
+    expect(piped.stdout).toMatch(/# pass 2/);
+    expect([...piped.violations, ...piped.ambiguous]).toEqual([]);
+    // Its output on the child's own stdout is what node:test's runner reads as results: ambiguous only.
+    const shared = await nodeTest(
+      `require("node:child_process").spawnSync(process.execPath, ["-e", "0"], { stdio: "inherit" });\n${STATS}`,
+    );
+    expect(shared.violations).toEqual([]);
+    expect(shared.ambiguous.map((f) => f.kind)).toEqual(["test-reexec"]);
+  });
+
   it("Node loading its own stream classes: require('crypto') alone, and a Sign stream written under the guard", async () => {
     const only = await script('require("crypto");\n');
     expect(only.violations).toEqual([]);

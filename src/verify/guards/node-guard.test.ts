@@ -137,6 +137,15 @@ describe("the Node.js guard", () => {
 });
 
 describe("what the Node.js guard leaves alone (each a false finding of the accessor-based guard)", () => {
+  it("Node's simple-construction API for streams, in a node:test child whose stream methods are watched", async () => {
+    // winston's test helper (the fidelity suite's finding): Writable's constructor sets `this._write`.
+    const run = await nodeTest(
+      `const { Writable } = require("node:stream");\nconst sink = new Writable({ objectMode: true, write(c, e, cb) { cb(); } });\nsink.write({ level: "info" });\n${STATS}`,
+    );
+    expect(run.stdout).toMatch(/# pass 2/);
+    expect([...run.violations, ...run.ambiguous]).toEqual([]);
+  });
+
   it("code under test in a node:test child starting node, which inherits node:test's child marker", async () => {
     // Found by the behaviour property test: execFileSync(process.execPath, ...) inside a test.
     const piped = await nodeTest(

@@ -96,10 +96,13 @@ module.exports = function harnessWatches({ surface, emit, code, origins }) {
           file: origin.file,
           line: origin.line,
         });
-      else if (before && (origin.kind === "unknown" || origin.kind === "internal"))
+      // Node's own functions are Node's doing as often as not (`require("domain")` replaces
+      // EventEmitter.prototype.emit): nothing. A native function, a bound one or a string compiled
+      // with nothing to attribute it to: ambiguous.
+      else if (before && origin.kind === "unknown")
         emit(
           "harness-tampering",
-          `${slot} was replaced by a function whose author is unknown (built in, bound, or compiled from a string)`,
+          `${slot} was replaced by a function whose author is unknown (native, bound, or compiled from a string)`,
           null,
           true,
         );

@@ -146,6 +146,14 @@ describe("what the Node.js guard leaves alone (each a false finding of the acces
     expect([...run.violations, ...run.ambiguous]).toEqual([]);
   });
 
+  it("Node replacing a watched function itself: require('domain') replaces EventEmitter.prototype.emit", async () => {
+    const run = await script(
+      'require("domain");\nrequire("events").EventEmitter.prototype.emit.call(process, "noop");\n',
+    );
+    expect(run.status).toBe(0);
+    expect([...run.violations, ...run.ambiguous]).toEqual([]);
+  });
+
   it("code under test in a node:test child starting node, which inherits node:test's child marker", async () => {
     // Found by the behaviour property test: execFileSync(process.execPath, ...) inside a test.
     const piped = await nodeTest(

@@ -99,9 +99,10 @@ module.exports = function codeMap({ workspace, testSources, testDirs, guardFiles
     }
     const actor = frames[index] ?? null;
     const kind = actor ? kindOf(actor.file) : "internal";
+    // Only callers count: the frames of async functions awaiting further out are not asking for this.
     let above = null;
     if (kind !== "candidate" && kind !== "test")
-      above = frames.slice(index + 1).find((f) => kindOf(f.file) === "candidate") ?? null;
+      above = frames.slice(index + 1).find((f) => !f.async && kindOf(f.file) === "candidate") ?? null;
     return { actor, kind, above, viaLoader };
   }
 
@@ -166,6 +167,7 @@ function frameOf(site) {
     line: site.getLineNumber() || 0,
     column: site.getColumnNumber() || 0,
     fn: site.getFunctionName() || "",
+    async: Boolean(site.isAsync?.()),
   };
 }
 
@@ -186,6 +188,7 @@ function parseStack(text) {
       line: Number(m[3] ?? m[6]),
       column: Number(m[4] ?? m[7]),
       fn: fn.split(" [as ")[0],
+      async: /^\s+at async /.test(line),
     });
   }
   return frames;

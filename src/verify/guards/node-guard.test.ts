@@ -222,6 +222,24 @@ module.exports = { logError: (e) => {
     ]);
   });
 
+  it("a package reading a hidden test for the test, while code under test only awaits further out", async () => {
+    // jest's own module loading under winston's async transports was blamed on them this way.
+    const run = await runProcess({
+      workspace: workspace({
+        "node_modules/loader/index.js":
+          'const fs = require("fs");\nmodule.exports = { load: async (file) => { await null; return fs.readFileSync(file, "utf8"); } };\n',
+        "lib/retry.js": "module.exports = { retry: async (fn) => await fn() };\n",
+        "test/load.test.js":
+          'const { retry } = require("../lib/retry.js");\nconst { load } = require("loader");\nretry(() => load(require("path").join(process.cwd(), "test", "load.test.js"))).then((t) => console.log(t.length > 0));\n',
+      }),
+      argv: [process.execPath, "test/load.test.js"],
+      hidden: ["test/load.test.js"],
+      guards: true,
+    });
+    expect(run.stdout).toBe("true\n");
+    expect([...run.violations, ...run.ambiguous]).toEqual([]);
+  });
+
   it("a library opening a path the test hands it (its own __filename): ambiguous, not a violation", async () => {
     const run = await runProcess({
       workspace: workspace({

@@ -263,13 +263,13 @@ module.exports = function harnessWatches({ surface, emit, code, origins }) {
         namespace && resolvePath(exports, spec.path) === undefined
           ? resolvePath(exports, ["default"])
           : exports;
-      watchSpec(spec, root, late === true || candidateSeen);
+      watchSpec(spec, root, judgedAtOnce(late));
     }
   }
 
   /** A test realm's global object. */
   function watchRealm(global, late) {
-    for (const spec of surface) if (spec.from?.realm) watchSpec(spec, global, late === true || candidateSeen);
+    for (const spec of surface) if (spec.from?.realm) watchSpec(spec, global, judgedAtOnce(late));
   }
 
   /** An object of the run that carries results (mocha's runner instance): its functions, or `keys`;
@@ -279,9 +279,18 @@ module.exports = function harnessWatches({ surface, emit, code, origins }) {
       inherited: true,
       keys: Array.isArray(keys) ? new Set(keys) : undefined,
       channel: true,
-      late: late === true || candidateSeen,
+      late: judgedAtOnce(late),
       packageName: typeof packageName === "string" ? packageName : null,
     });
+  }
+
+  /**
+   * Whether what a wrapper or reporter hands over is judged at once: as it says (it knows whether the
+   * test file, and the code under test with it, has loaded in that realm: jest's next file's realm is
+   * fresh however much code under test the worker loaded before), else whether code under test loaded.
+   */
+  function judgedAtOnce(late) {
+    return typeof late === "boolean" ? late : candidateSeen;
   }
 
   /** Adopts what has loaded meanwhile and compares every watched slot with what it was. */

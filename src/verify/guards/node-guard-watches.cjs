@@ -22,6 +22,19 @@ module.exports = function harnessWatches({ surface, emit, code, origins }) {
   const watchedObjects = new WeakSet();
   /** Whether code under test has been loaded (a workspace source file read by a module loader). */
   let candidateSeen = false;
+  /**
+   * Node's own methods of the classes harness objects inherit from (an EventEmitter's, a stream's), as
+   * they were before any other code ran: found on a harness object later, they need no looking up.
+   */
+  const pristine = new WeakSet();
+  for (const proto of [
+    require("node:events").prototype,
+    ...["Readable", "Writable", "Duplex", "Transform"].map((name) => require("node:stream")[name].prototype),
+  ])
+    for (const key of ownKeys(proto)) {
+      const d = getOwnPropertyDescriptor(proto, key);
+      for (const part of [d.value, d.get, d.set]) if (typeof part === "function") pristine.add(part);
+    }
 
   /**
    * Starts watching `object`. `late` says that code under test may have run before: the slots' current
@@ -76,7 +89,7 @@ module.exports = function harnessWatches({ surface, emit, code, origins }) {
       if (before && before[part] === value) continue;
       // On a result channel, a proxy put in place of a function's owner is judged by its handler's traps.
       const judged = typeof value === "function" || (entry.channel && part === "value" && isProxy(value));
-      if (!judged || value === null) continue;
+      if (!judged || value === null || pristine.has(value)) continue;
       const slot = `${entry.label}.${nameOf(key)}${part === "value" ? "" : ` (${part}ter)`}`;
       const own = isHarnessOwn(entry, value);
       const origin = own ? { kind: "package" } : origins.originOf(value);

@@ -44,7 +44,7 @@ class GagarMochaReporter {
       guard.watchRealm(globalThis, true);
       guard.watchObject("mocha's runner", runner, undefined, "mocha", true);
       // A test's start comes after the previous test's afterEach hooks: the tests' own stubs are undone.
-      for (const event of ["test", "suite end", "end"]) runner.on(event, () => guard.checkpoint());
+      for (const event of ["test", "end"]) runner.on(event, () => guard.checkpoint());
       runner.on("test", (test) => guard.checkTest(titles(test).join(" > "), test.fn, test.file));
     }
   }

@@ -308,8 +308,10 @@ def run_one(plan, run):
     env = os.environ
     if run["guardFd"] > 0:
         # How a guard tells the guard pipe from another descriptor of the same number, and finds it in an
-        # ancestor when its own process did not inherit it (node:test's per-file children): its inode.
-        env = dict(os.environ, GAGAR_GUARD_PIPE=str(os.fstat(channels[1].write_end).st_ino))
+        # ancestor when its own process did not inherit it (node:test's per-file children): its inode. The
+        # report pipe's, so that a guard knows writes to the results from other writes.
+        env = dict(os.environ, GAGAR_GUARD_PIPE=str(os.fstat(channels[1].write_end).st_ino),
+                   GAGAR_REPORT_PIPE=str(os.fstat(channels[0].write_end).st_ino))
     try:
         pid = spawn(run["argv"], env, dup2)
     except OSError as e:

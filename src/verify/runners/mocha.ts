@@ -1,6 +1,7 @@
 import { posix } from "node:path";
 import type { JunitCase } from "../junit-report.ts";
 import { assertCanaries, expandCommand, nonce } from "./canary.ts";
+import { handOffLines, jsHarness, MOCHA_HARNESS } from "./harness-surfaces.ts";
 import { inlineJsFiles } from "./inline-canaries.ts";
 import { fileOfId, JS_TEST_FILE, jsId } from "./js-ids.ts";
 import type { TestPlan, TestRunner } from "./types.ts";
@@ -23,13 +24,15 @@ export const mochaRunner: TestRunner = {
   defaultCommand: ["node_modules/.bin/mocha", "--reporter={reporter}", "{tests}"],
   requires: ["{reporter}", "{tests}"],
   python: false,
+  harness: MOCHA_HARNESS,
   fileOf: fileOfId,
   isTestFile: (path) => JS_TEST_FILE.test(path),
   checkId: (id) => (id.trim() ? null : "empty test id"),
   plan({ command, testFiles, sources }) {
     const inline = inlineJsFiles(testFiles, sources);
     const dir = testFiles.length ? posix.dirname(testFiles[0]!) : ".";
-    const canary = mochaCanary(dir === "." ? "" : `${dir}/`);
+    const harness = jsHarness(MOCHA_HARNESS, sources);
+    const canary = mochaCanary(dir === "." ? "" : `${dir}/`, harness.modules);
     const support = reporterFiles("mocha-reporter.cjs");
     const values = { junit: REPORT_PATH, reporter: `${SUPPORT_DIR}/${support[0]!.path}` };
     const titles = (c: JunitCase) => c.name.split(" > ");
@@ -46,13 +49,27 @@ export const mochaRunner: TestRunner = {
       files: [canary, ...inline],
       support,
       locate: (id) => ({ run: 0, key: id }),
+      harness: harness.objects,
     } satisfies TestPlan;
   },
 };
 
-function mochaCanary(dir: string) {
+/**
+ * The canary spec: node's assert canaries, and a root hook that hands the assertion libraries the
+ * hidden tests import to the guard before any test runs (mocha's own classes the guard finds itself;
+ * gagar's reporter asks for the checkpoints).
+ */
+function mochaCanary(dir: string, modules: readonly string[]) {
   const path = `${dir}${nonce()}.spec.cjs`;
   const canaries = assertCanaries("it", path);
-  const content = ['const assert = require("node:assert");', "", ...canaries.lines].join("\n");
+  const content = [
+    'const assert = require("node:assert");',
+    "",
+    ...canaries.lines,
+    "before(async () => {",
+    ...handOffLines("import", modules, null, true),
+    "});",
+    "",
+  ].join("\n");
   return { path, content, checks: canaries.checks };
 }

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from "commander";
-import { GagarError, isUserError } from "../errors.ts";
+import { GagarError, isUserError, TaskFaultError } from "../errors.ts";
 import { GAGAR_VERSION } from "../version.ts";
 import { registerAdvantages } from "./commands/advantages.ts";
 import { registerDoctor } from "./commands/doctor.ts";
@@ -34,7 +34,11 @@ export function buildProgram(): Command {
   return program;
 }
 
-/** Runs the CLI and returns the exit code: 0 ok, 2 bad input or usage, 1 anything else. */
+/**
+ * Runs the CLI and returns the exit code: 0 ok, 2 bad input or usage, 3 some tasks cannot be scored
+ * (`tasks import`, `tasks check --run`: every task was tried, the faulty ones are listed above), 1
+ * anything else.
+ */
 export async function main(argv: string[]): Promise<number> {
   const program = buildProgram();
   try {
@@ -47,6 +51,10 @@ export async function main(argv: string[]): Promise<number> {
     if (isUserError(error)) {
       process.stderr.write(`gagar: ${error.message}\n`);
       return 2;
+    }
+    if (error instanceof TaskFaultError) {
+      process.stderr.write(`gagar: ${error.message}\n`);
+      return 3;
     }
     if (error instanceof GagarError) {
       process.stderr.write(`gagar: ${error.name}: ${error.message}\n`);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { Finding } from "../contracts/finding.ts";
+import type { MissingPassToPass } from "../contracts/task-spec.ts";
 import type { TestStatus, VerdictReason } from "../contracts/verdict.ts";
 import type { RunResult } from "../sandbox/types.ts";
 import { failureMessages } from "./failure-messages.ts";
@@ -22,7 +23,8 @@ import { type CaseResult, indexCases, statusOf } from "./test-ids.ts";
  * 5. canaries: a must-fail canary that passed, failed with the wrong message, or a must-pass canary
  *    that did not pass → `forged`; a runner exiting 0 although a canary failed → `forged`;
  * 6. every failToPass and passToPass id must be present and passed (skipped, xfail, error and missing
- *    all fail) → `passed` or `tests-failed`. A report without its canaries is `forged` when it claims
+ *    all fail; a missing passToPass id does not when the task says `missingPassToPass: "ignore"`) →
+ *    `passed` or `tests-failed`. A report without its canaries is `forged` when it claims
  *    success and `tests-failed` otherwise (a collection error stops pytest before the canaries run);
  * 7. guards (guards/): a violation the guard inside the test process reported (code under test read a
  *    hidden test, replaced a harness or assertion function, ran the tests again, shadowed a module)
@@ -59,6 +61,8 @@ export type RunnerStatus = z.infer<typeof RunnerStatus>;
 export interface GradeInput {
   failToPass: readonly string[];
   passToPass: readonly string[];
+  /** A passToPass id no report mentions fails the run (`fail`, the default) or does not count (`ignore`). */
+  missingPassToPass?: MissingPassToPass;
   plan: TestPlan;
   timeoutSec: number;
   /** The per-run secret the runner must echo in status.json. */
@@ -72,7 +76,10 @@ export interface GradeInput {
   guards?: SafeRead[];
   /** Also return every reported test (not only the task's ids) in `observed`. */
   observe?: boolean;
-  /** Lines of the hidden tests, redacted from the failure messages (output-tail.ts `secretLines`). */
+  /**
+   * What the failure messages must not show: lines of the hidden tests (output-tail.ts `secretLines`)
+   * and the names of the run's canaries (runners/canary.ts `canaryNames`).
+   */
   secrets: readonly string[];
 }
 
@@ -88,6 +95,11 @@ export interface Graded {
    * first; only when asked for (`observe`): import derives FAIL_TO_PASS/PASS_TO_PASS from it.
    */
   observed?: Record<string, TestStatus>;
+  /**
+   * Task ids that matched more than one reported testcase, and how many (all of them count, the worst
+   * status wins): a mocha full title two tests share, say. Only when asked for (`observe`).
+   */
+  idMatches?: Record<string, number>;
   /** Diagnostics: the tail of the run's output (output-tail.ts), filled in by the verifier. */
   outputTail?: string;
   /** Diagnostics when tests failed: what the failing cases reported (failure-messages.ts). */
@@ -232,14 +244,18 @@ function gradeRuns(input: GradeInput): Graded {
 
   const tests: Record<string, TestStatus> = {};
   const bad: string[] = [];
+  const matches: Record<string, number> = {};
+  const mayBeMissing = new Set(input.missingPassToPass === "ignore" ? input.passToPass : []);
   for (const id of [...input.failToPass, ...input.passToPass]) {
     const where = input.plan.locate(id);
     const result = where ? indexes[where.run]?.get(where.key) : undefined;
     const status = statusOf(result);
     tests[id] = status;
     if (result) durationsMs[id] = Math.round(result.timeSec * 1000);
-    if (status !== "passed") bad.push(`${id} ${status}`);
+    if (result && result.count > 1) matches[id] = result.count;
+    if (status !== "passed" && !(status === "missing" && mayBeMissing.has(id))) bad.push(`${id} ${status}`);
   }
+  const seen = observed && Object.keys(matches).length ? { idMatches: matches } : {};
   const messages = (): { failureMessages?: string } => {
     const text = failureMessages({
       plan: input.plan,
@@ -265,6 +281,7 @@ function gradeRuns(input: GradeInput): Graded {
       durationsMs,
       findings,
       ...(observed && { observed }),
+      ...seen,
       ...messages(),
     };
   }
@@ -277,9 +294,18 @@ function gradeRuns(input: GradeInput): Graded {
       durationsMs,
       findings,
       ...(observed && { observed }),
+      ...seen,
       ...messages(),
     };
-  return { passed: true, reason: "passed", tests, durationsMs, findings, ...(observed && { observed }) };
+  return {
+    passed: true,
+    reason: "passed",
+    tests,
+    durationsMs,
+    findings,
+    ...(observed && { observed }),
+    ...seen,
+  };
 }
 
 function parseStatus(read: SafeRead): RunnerStatus | string {

@@ -59,7 +59,7 @@ export function loadTaskPack(dir: string): TaskPack {
     );
   }
   const runner = runnerNamed(spec.test.runner);
-  const command = checkCommand(spec, runner, file);
+  const command = commandOf(spec, runner, file);
   const repoDir = join(root, "repo");
   const testsDir = join(root, "tests");
   requireDir(repoDir, file, "the repository at the base commit");
@@ -117,7 +117,7 @@ export function loadTaskPacks(root: string): Map<string, TaskPack> {
 }
 
 /** The task's command (or the runner's default), checked for the placeholders its runner needs. */
-function checkCommand(spec: TaskSpec, runner: TestRunner, file: string): string[] {
+export function commandOf(spec: TaskSpec, runner: TestRunner, file: string): string[] {
   const argv = spec.test.command ?? [...runner.defaultCommand];
   if (argv.length === 0)
     throw new InputError({ file, field: "test.command" }, `the ${runner.name} runner needs a command`);

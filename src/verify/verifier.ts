@@ -13,6 +13,7 @@ import { IdmappedLowers } from "./idmapped-lowers.ts";
 import { outputTail } from "./output-tail.ts";
 import { type GateLimits, gatePatch, type ProtectedPolicy } from "./patch-gate.ts";
 import { ReadyRuns } from "./ready-runs.ts";
+import { canaryNames } from "./runners/canary.ts";
 import { REPORT_FD, type TestPlan } from "./runners/types.ts";
 import { safeReadFile } from "./safe-read.ts";
 import { claimSession, SESSION_PREFIX, sweepStaleSessions } from "./stale-sessions.ts";
@@ -211,10 +212,13 @@ export class Verifier {
         // task then find their sandbox up instead of waiting ~60–80 ms for it.
         if (typeof call.readyNext === "function" ? call.readyNext() : call.readyNext) this.readyNext(task);
         const result = await running;
+        // What no diagnostic may show: hidden-test lines, and the names of this run's canaries.
+        const secrets = [...task.secrets, ...canaryNames(run.plan, pack.hiddenTests)];
         const graded = grade({
           token: request.token,
           failToPass: pack.spec.failToPass,
           passToPass: pack.spec.passToPass,
+          missingPassToPass: pack.spec.missingPassToPass,
           plan: run.plan,
           timeoutSec: pack.spec.timeoutSec,
           sandbox: result,
@@ -226,7 +230,7 @@ export class Verifier {
             safeReadFile(join(run.workspace.outDir, `guard-${i}.log`), GUARD_CAP),
           ),
           observe: call.observe,
-          secrets: task.secrets,
+          secrets,
         });
         const findings = [...gate.findings, ...scanSuspicious(gate.files), ...graded.findings];
         for (const path of result.replacedPaths ?? []) {
@@ -239,7 +243,7 @@ export class Verifier {
         }
         return {
           ...graded,
-          outputTail: outputTail(result.stdout, result.stderr, task.secrets),
+          outputTail: outputTail(result.stdout, result.stderr, secrets),
           durationsMs: {
             gate: gateMs,
             workspace: run.workspace.prepareMs,

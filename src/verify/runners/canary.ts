@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { posix } from "node:path";
-import type { CanaryCheck } from "./types.ts";
+import type { CanaryCheck, TestPlan } from "./types.ts";
 
 /**
  * Shared pieces of the canaries every adapter writes (docs/security.md §5.3, D3/D4):
@@ -87,4 +87,40 @@ export function assertCanaries(define: string, idFile: string): { lines: string[
       { id: id(failThrow), key: id(failThrow), expect: "fail", message: m2 },
     ],
   };
+}
+
+/** Shorter names are left alone: they would redact ordinary words. */
+const MIN_NAME = 6;
+
+/**
+ * What identifies a plan's canaries in test output: their ids and the names in them (module, class and
+ * test), their messages, the files of their own the plan lays over the workspace (not the hidden test
+ * modules they are appended to), and the random values written into those files (12-hex nonces, the
+ * ints of the assertions). The verifier's diagnostics drop every line
+ * that holds one (output-tail.ts), so canary names never reach a user or a policy: a policy that
+ * learnt them could pass the canaries and fail the rest on purpose.
+ */
+export function canaryNames(plan: TestPlan, hiddenTests: readonly string[]): string[] {
+  const hidden = new Set(hiddenTests);
+  const names = new Set<string>();
+  const add = (text: string | undefined) => {
+    if (text && text.length >= MIN_NAME) names.add(text);
+  };
+  for (const run of plan.runs) {
+    for (const canary of run.canaries) {
+      add(canary.id);
+      add(canary.message);
+      // Past the file: the canary's own class and test names (canaries are never nested in a hidden describe).
+      for (const name of canary.id.split("::").slice(1)) add(name);
+    }
+  }
+  for (const file of plan.files) {
+    // A hidden test module with canaries appended (inline-canaries.ts) keeps its own, public name.
+    if (!hidden.has(file.path)) {
+      const base = posix.basename(file.path);
+      for (const name of [file.path, base, base.replace(/\.[^.]+$/, "")]) add(name);
+    }
+    for (const token of file.content.match(/\b(?:[0-9a-f]{12}|\d{6,})\b/g) ?? []) add(token);
+  }
+  return [...names];
 }

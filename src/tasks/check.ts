@@ -157,7 +157,7 @@ export function finished(run: Outcome): boolean {
 export function unfinished(run: Outcome, timeoutSec: number, what: string): string {
   if (run.reason === "crashed") return `the run ${what} crashed (${run.detail ?? "no detail"})`;
   const reported = Object.keys(run.observed ?? {}).length;
-  return `the run ${what} did not finish within the task's ${timeoutSec}s timeout (${reported} tests reported before it was stopped): a test that hangs (an endless loop, a server or timer left open) needs a per-test timeout in the test command (pytest-timeout's --timeout=N, mocha's --timeout and --exit, jest's --testTimeout and --forceExit) so that it fails instead of stopping the run`;
+  return `the run ${what} did not finish within the task's ${timeoutSec}s timeout (${reported} ${reported === 1 ? "test" : "tests"} reported before it was stopped): a test that hangs (an endless loop, a server or timer left open) needs a per-test timeout in the test command (pytest-timeout's --timeout=N, mocha's --timeout and --exit, jest's --testTimeout and --forceExit) so that it fails instead of stopping the run`;
 }
 
 /** A check's problems, notes and diagnostics, as the lines `tasks check` and `tasks import` print. */
@@ -168,7 +168,7 @@ export function describeCheck(check: TaskCheck): string {
     ...check.notes.map((n) => `    note: ${n}`),
   ];
   if (check.setupOutput)
-    lines.push("    the set-up command's output (last lines):", indent(check.setupOutput, "      "));
+    lines.push("    the set-up command's output (its first and last lines when long):", indent(check.setupOutput, "      "));
   if (check.referenceFailures)
     lines.push("    the reference run's failing tests:", indent(check.referenceFailures, "      "));
   if (check.referenceOutput)

@@ -22,7 +22,7 @@ import { exportTree } from "../verify/git-tree-export.ts";
 import { runnerNamed } from "../verify/runners/registry.ts";
 import { saveCheck } from "../verify/task-check-file.ts";
 import { listHiddenTests, loadTaskPack, type TaskPack } from "../verify/task-pack.ts";
-import type { Verifier } from "../verify/verifier.ts";
+import type { Outcome, Verifier } from "../verify/verifier.ts";
 import type { Benchmark } from "./benchmark-ids.ts";
 import { finished, judgeTask, runTask, type TaskCheck, unfinished } from "./check.ts";
 import { deriveLists } from "./derive.ts";
@@ -197,7 +197,7 @@ async function importOne(
     return fail(
       "patch",
       `cannot derive FAIL_TO_PASS: the reference run ${reference.reason}${reference.detail ? ` (${reference.detail})` : ""}`,
-      [reference.failureMessages, reference.outputTail].filter(Boolean).join("\n"),
+      diagnostics(reference),
     );
   }
   const baseFinished = finished(empty);
@@ -206,7 +206,7 @@ async function importOne(
     const why = baseFinished
       ? "no test fails without the fix and passes with it"
       : `no test is known to fail without the fix: ${unfinished(empty, timeoutSec, "without the fix")}`;
-    return fail("FAIL_TO_PASS", `cannot derive: ${why}`, baseFinished ? undefined : empty.outputTail);
+    return fail("FAIL_TO_PASS", `cannot derive: ${why}`, baseFinished ? undefined : diagnostics(empty));
   }
   writeSpec(dir, { ...spec, failToPass: lists.failToPass, passToPass: lists.passToPass });
   const loaded = loadChecked(dir, instance);
@@ -218,6 +218,15 @@ async function importOne(
     );
   saveCheck(loaded.pack, check);
   return { check };
+}
+
+/** Lines of a run's output tail shown with a failure (its failing tests' messages come first). */
+const OUTPUT_LINES = 15;
+
+/** What a run's failing tests reported, then the last lines of its output. */
+function diagnostics(run: Outcome): string {
+  const tail = run.outputTail?.split("\n").slice(-OUTPUT_LINES).join("\n");
+  return [run.failureMessages, tail].filter(Boolean).join("\n");
 }
 
 /** repo/ at the base commit, tests/ from the test patch, reference.patch. */

@@ -6,6 +6,7 @@ import type { RunResult } from "../sandbox/types.ts";
 import { failureMessages } from "./failure-messages.ts";
 import { parseGuardLog } from "./guards/guard-log.ts";
 import { type JunitCase, parseJunit, ReportError } from "./junit-report.ts";
+import type { Secret } from "./output-tail.ts";
 import type { TestPlan } from "./runners/types.ts";
 import type { SafeRead } from "./safe-read.ts";
 import { type CaseResult, indexCases, statusOf } from "./test-ids.ts";
@@ -51,6 +52,8 @@ export const RunnerStatus = z.object({
       channelHeld: z.boolean(),
       survivors: z.number(),
       durationMs: z.number(),
+      /** The runner stopped the command at the task's timeout (its report so far is kept). */
+      timedOut: z.boolean().optional(),
       guardBytes: z.number().nullable().optional(),
       guardTruncated: z.boolean().optional(),
     }),
@@ -80,7 +83,7 @@ export interface GradeInput {
    * What the failure messages must not show: lines of the hidden tests (output-tail.ts `secretLines`)
    * and the names of the run's canaries (runners/canary.ts `canaryNames`).
    */
-  secrets: readonly string[];
+  secrets: readonly Secret[];
 }
 
 export interface Graded {
@@ -149,7 +152,12 @@ function gradeRuns(input: GradeInput): Graded {
       return fail("apply-failed", detail, durationsMs);
     }
   }
-  if (status.runs.length !== input.plan.runs.length) {
+  // The runner stops after a run it had to stop at the timeout.
+  const stopped = status.runs.at(-1)?.timedOut === true;
+  if (
+    status.runs.length !== input.plan.runs.length &&
+    !(stopped && status.runs.length < input.plan.runs.length)
+  ) {
     return fail(
       "crashed",
       `the runner finished ${status.runs.length} of ${input.plan.runs.length} test runs`,
@@ -163,9 +171,23 @@ function gradeRuns(input: GradeInput): Graded {
   const findings: Finding[] = [];
   let canariesMissing = 0;
   const observed: Record<string, TestStatus> | undefined = input.observe ? {} : undefined;
-  for (const [i, run] of input.plan.runs.entries()) {
+  for (const [i, run] of status.runs.map((_, i) => [i, input.plan.runs[i]!] as const)) {
     const ran = status.runs[i]!;
     const label = input.plan.runs.length > 1 ? ` for ${run.label}` : "";
+    if (ran.timedOut) {
+      // Never a pass; what the run reported before it was stopped is kept for `observe` (tasks import
+      // derives from the tests a hanging base run did get through).
+      const timedOut = fail(
+        "timeout",
+        `the run did not finish within its ${input.timeoutSec}s timeout`,
+        durationsMs,
+      );
+      if (observed) {
+        addObserved(observed, run, partialCases(input.reports[i]));
+        timedOut.observed = observed;
+      }
+      return timedOut;
+    }
     if (ran.channelHeld || ran.survivors > 0) {
       return forged(
         findings,
@@ -206,14 +228,7 @@ function gradeRuns(input: GradeInput): Graded {
     parsed.push(cases);
     const index = indexCases(cases, (c) => run.keysOf(c));
     indexes.push(index);
-    if (observed) {
-      const canaryKeys = new Set(run.canaries.map((c) => c.key));
-      const byId = indexCases(
-        cases.filter((c) => !run.keysOf(c).some((k) => canaryKeys.has(k))),
-        (c) => [run.idOf(c)],
-      );
-      for (const [id, result] of byId) observed[id] = worse(observed[id], result.status);
-    }
+    if (observed) addObserved(observed, run, cases);
     let canaryFailed = false;
     for (const canary of run.canaries) {
       const got = index.get(canary.key);
@@ -306,6 +321,32 @@ function gradeRuns(input: GradeInput): Graded {
     ...(observed && { observed }),
     ...seen,
   };
+}
+
+/** Adds a run's reported tests (canaries left out) to `observed`, by id, worst status first. */
+function addObserved(
+  observed: Record<string, TestStatus>,
+  run: TestPlan["runs"][number],
+  cases: readonly JunitCase[],
+): void {
+  const canaryKeys = new Set(run.canaries.map((c) => c.key));
+  const byId = indexCases(
+    cases.filter((c) => !run.keysOf(c).some((k) => canaryKeys.has(k))),
+    (c) => [run.idOf(c)],
+  );
+  for (const [id, result] of byId) observed[id] = worse(observed[id], result.status);
+}
+
+/** The cases of a report cut short (a run stopped at its timeout), or none when it is not one whole document. */
+function partialCases(read: SafeRead | undefined): JunitCase[] {
+  if (!read?.ok || read.data.length === 0) return [];
+  try {
+    // pytest writes the test it was interrupted in as a testcase without a name.
+    return parseJunit(read.data.toString("utf8")).filter((c) => c.name || c.classname);
+  } catch (e) {
+    if (e instanceof ReportError) return [];
+    throw e;
+  }
 }
 
 function parseStatus(read: SafeRead): RunnerStatus | string {

@@ -151,7 +151,7 @@ export class Verifier {
     mkdirSync(join(this.root, "runs"), { recursive: true, mode: 0o700 });
     this.runnerPath = installRunner(this.root);
     mkdirSync(this.emptyDir, { recursive: true, mode: 0o755 });
-    this.lowers = new IdmappedLowers(options.warn);
+    this.lowers = new IdmappedLowers(options.warn, join(this.root, "views"));
     this.factory = new WorkspaceFactory(
       join(this.root, "runs"),
       options.workspaceLimits ?? DEFAULT_WORKSPACE_LIMITS,
@@ -364,6 +364,7 @@ export class Verifier {
     else {
       rmSync(join(this.root, "tasks"), { recursive: true, force: true });
       rmSync(join(this.root, "runs"), { recursive: true, force: true });
+      rmSync(join(this.root, "views"), { recursive: true, force: true });
       rmSync(this.emptyDir, { recursive: true, force: true });
     }
   }

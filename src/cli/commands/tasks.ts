@@ -40,9 +40,6 @@ interface CheckFlags {
   jobs: number;
 }
 
-/** Lines of a failure's output shown on the terminal (enough for npm's error and its context). */
-const OUTPUT_LINES = 40;
-
 export function registerTasks(program: Command): void {
   const tasks = program.command("tasks").description("create and check task packs");
 
@@ -218,10 +215,14 @@ function importSummary(report: ImportReport, out: string): string {
   const lines: string[] = [];
   for (const f of report.failed) {
     lines.push(`✗ ${f.id}: not imported: ${f.message}`);
-    if (f.output) {
-      const tail = f.output.trimEnd().split("\n").slice(-OUTPUT_LINES);
-      lines.push("    its output (last lines):", ...tail.map((l) => `      ${l}`));
-    }
+    if (f.output)
+      lines.push(
+        "    what it printed:",
+        ...f.output
+          .trimEnd()
+          .split("\n")
+          .map((l) => `      ${l}`),
+      );
   }
   const text = lines.length ? `${lines.join("\n")}\n` : "";
   const checks = report.invalid.map(describeCheck).join("") + report.notes.map(describeNotes).join("");

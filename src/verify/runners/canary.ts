@@ -93,25 +93,33 @@ export function assertCanaries(define: string, idFile: string): { lines: string[
 const MIN_NAME = 6;
 
 /**
- * What identifies a plan's canaries in test output: their ids and the names in them (module, class and
- * test), their messages, the files of their own the plan lays over the workspace (not the hidden test
- * modules they are appended to), and the random values written into those files (12-hex nonces, the
- * ints of the assertions). The verifier's diagnostics drop every line
- * that holds one (output-tail.ts), so canary names never reach a user or a policy: a policy that
- * learnt them could pass the canaries and fail the rest on purpose.
+ * What identifies a plan's canaries in test output, as patterns: their ids and the names in them
+ * (class and test), their messages, the files of their own the plan lays over the workspace (not the
+ * hidden test modules they are appended to), and the random values written into those files (12-hex
+ * nonces, the ints of the assertions). The verifier's diagnostics drop every line that matches one
+ * (output-tail.ts), so canary names never reach a user or a policy: a policy that learnt them could
+ * pass the canaries and fail the rest on purpose.
+ *
+ * Inline canaries are named from the words of the module's own tests (`test_div_zero`, "zero
+ * divisor"), so a name matches only where it stands alone: not inside a longer identifier
+ * (`test_div_zero_more`), and a JavaScript title not inside a longer phrase ("rejects a zero
+ * divisor"), which a real test's name would be.
  */
-export function canaryNames(plan: TestPlan, hiddenTests: readonly string[]): string[] {
+export function canaryNames(plan: TestPlan, hiddenTests: readonly string[]): RegExp[] {
   const hidden = new Set(hiddenTests);
-  const names = new Set<string>();
-  const add = (text: string | undefined) => {
-    if (text && text.length >= MIN_NAME) names.add(text);
+  const names = new Map<string, RegExp>();
+  const add = (text: string | undefined, phrase: Phrase = "no") => {
+    if (text && text.length >= MIN_NAME && !names.has(text)) names.set(text, standingAlone(text, phrase));
   };
   for (const run of plan.runs) {
     for (const canary of run.canaries) {
-      add(canary.id);
+      // Past the file: the canary's own class and test names (canaries are never nested in a hidden
+      // describe). A JavaScript title is words, and stands alone only as a whole phrase.
+      const [file, ...parts] = canary.id.split("::");
+      const js = !file!.endsWith(".py");
+      add(canary.id, js ? "ends" : "no");
       add(canary.message);
-      // Past the file: the canary's own class and test names (canaries are never nested in a hidden describe).
-      for (const name of canary.id.split("::").slice(1)) add(name);
+      for (const name of parts) add(name, js ? "whole" : "no");
     }
   }
   for (const file of plan.files) {
@@ -122,5 +130,16 @@ export function canaryNames(plan: TestPlan, hiddenTests: readonly string[]): str
     }
     for (const token of file.content.match(/\b(?:[0-9a-f]{12}|\d{6,})\b/g) ?? []) add(token);
   }
-  return [...names];
+  return [...names.values()];
+}
+
+/** Whether a name is words that a longer phrase may hold: a title ("whole"), or an id ending in one ("ends"). */
+type Phrase = "no" | "whole" | "ends";
+
+/** `name` where it is not part of a longer identifier, nor, where it is words, of a longer phrase. */
+function standingAlone(name: string, phrase: Phrase): RegExp {
+  const text = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const before = phrase === "whole" ? "(?<!\\w)(?<!\\w )" : "(?<!\\w)";
+  const after = phrase === "no" ? "(?!\\w)" : "(?! \\w)(?!\\w)";
+  return new RegExp(`${before}${text}${after}`);
 }

@@ -168,7 +168,10 @@ export function describeCheck(check: TaskCheck): string {
     ...check.notes.map((n) => `    note: ${n}`),
   ];
   if (check.setupOutput)
-    lines.push("    the set-up command's output (its first and last lines when long):", indent(check.setupOutput, "      "));
+    lines.push(
+      "    the set-up command's output (its first and last lines when long):",
+      indent(check.setupOutput, "      "),
+    );
   if (check.referenceFailures)
     lines.push("    the reference run's failing tests:", indent(check.referenceFailures, "      "));
   if (check.referenceOutput)

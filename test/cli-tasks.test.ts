@@ -147,7 +147,7 @@ describe("gagar tasks import", () => {
     expect(stderr).toContain(`${file}:2 (field patch): the reference patch is empty`);
     expect(stderr).not.toMatch(/\n\s+at /);
     expect(existsSync(join(root, "out-bad"))).toBe(false);
-  });
+  }, 120_000);
 
   it("exits 3 and leaves no folder when no instance could be imported", async () => {
     const broken = {
@@ -163,7 +163,7 @@ describe("gagar tasks import", () => {
     );
     expect(stderr.split("\n").at(-1)).toBe("gagar: 1 of 1 instances not imported (calc-1)");
     expect(existsSync(out)).toBe(false);
-  });
+  }, 120_000);
 
   it.skipIf(MOCHA_SKIP)(
     "imports several repositories with their own runners, commands and environments from one file, carries on past the ones that fail, and says why each failed",
@@ -425,7 +425,7 @@ describe("gagar tasks check --run", () => {
     const { code, stderr } = await gagar("tasks", "check", join(root, "nowhere"), "--save");
     expect(code).toBe(2);
     expect(stderr).toContain("--save needs --run");
-  });
+  }, 120_000);
 });
 
 describe.skipIf(NETWORK_SKIP)("gagar tasks check --run on a task whose npm ci fails", () => {

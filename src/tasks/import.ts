@@ -102,6 +102,13 @@ export async function importSweBench(instancesFile: string, options: ImportOptio
           "missing: pass a sandbox to derive the lists by running the tests (gagar tasks import --sandbox)",
         )
       : new ConfigError("checking the imported tasks needs a sandbox to run them in");
+  let verifier: Promise<Verifier> | undefined;
+  const verifierOf = () => {
+    verifier ??= options.verifier!();
+    return verifier;
+  };
+  // A sandbox that cannot run is found before anything is written.
+  if (unlisted || options.check) await (await verifierOf()).selfTest();
   const outDir = resolve(options.outDir);
   const made = makeOutDir(outDir);
   const building = new Set<string>();
@@ -111,11 +118,6 @@ export async function importSweBench(instancesFile: string, options: ImportOptio
     removeMade(outDir, made);
   };
   process.on("exit", onExit);
-  let verifier: Promise<Verifier> | undefined;
-  const verifierOf = () => {
-    verifier ??= options.verifier!();
-    return verifier;
-  };
   try {
     for (const [n, instance] of instances.entries()) {
       const progress = `[${n + 1}/${instances.length}] ${instance.id}`;

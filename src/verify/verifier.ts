@@ -4,6 +4,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Finding } from "../contracts/finding.ts";
 import { SandboxError } from "../errors.ts";
 import type { SandboxBackend } from "../sandbox/types.ts";
 import { type CandidateRun, type CandidateRunDeps, REPORT_CAP, startCandidateRun } from "./candidate-run.ts";
@@ -13,7 +14,7 @@ import { IdmappedLowers } from "./idmapped-lowers.ts";
 import { outputTail } from "./output-tail.ts";
 import { type GateLimits, gatePatch, type ProtectedPolicy } from "./patch-gate.ts";
 import { ReadyRuns } from "./ready-runs.ts";
-import { canaryNames } from "./runners/canary.ts";
+import { canaryNames, maskCanaryNames } from "./runners/canary.ts";
 import { REPORT_FD, type TestPlan } from "./runners/types.ts";
 import { safeReadFile } from "./safe-read.ts";
 import { claimSession, SESSION_PREFIX, sweepStaleSessions } from "./stale-sessions.ts";
@@ -213,7 +214,8 @@ export class Verifier {
         if (typeof call.readyNext === "function" ? call.readyNext() : call.readyNext) this.readyNext(task);
         const result = await running;
         // What no diagnostic may show: hidden-test lines, and the names of this run's canaries.
-        const secrets = [...task.secrets, ...canaryNames(run.plan, pack.hiddenTests)];
+        const canaries = canaryNames(run.plan, pack.hiddenTests, task.testSources);
+        const secrets = [...task.secrets, ...canaries];
         const graded = grade({
           token: request.token,
           failToPass: pack.spec.failToPass,
@@ -232,13 +234,23 @@ export class Verifier {
           observe: call.observe,
           secrets,
         });
-        const findings = [...gate.findings, ...scanSuspicious(gate.files), ...graded.findings];
+        // What the run itself found (guards, protected paths) may name a canary's module; what the patch
+        // scans found is about the candidate's own text.
+        const masked = (text: string) => maskCanaryNames(text, canaries);
+        const runFindings: Finding[] = graded.findings.map((f) => ({
+          ...f,
+          message: masked(f.message),
+          ...(f.file !== undefined && { file: masked(f.file) }),
+        }));
+        const findings = [...gate.findings, ...scanSuspicious(gate.files), ...runFindings];
         for (const path of result.replacedPaths ?? []) {
           findings.push({
             kind: "test-tampering",
             severity: "critical",
-            file: path.replace(/^\/workspace\//, ""),
-            message: `something stood where a protected file is laid over the workspace (${path}); it was removed`,
+            file: masked(path.replace(/^\/workspace\//, "")),
+            message: masked(
+              `something stood where a protected file is laid over the workspace (${path}); it was removed`,
+            ),
           });
         }
         return {

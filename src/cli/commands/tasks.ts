@@ -210,6 +210,12 @@ export function registerTasks(program: Command): void {
     });
 }
 
+const BENCHMARK_NAMES: Record<Benchmark, string> = {
+  "swe-bench": "SWE-bench",
+  "swe-polybench": "SWE-PolyBench",
+  "multi-swe-bench": "Multi-SWE-bench",
+};
+
 /** What the import did, as printed: each failure with its output's last lines, each invalid task, the totals. */
 function importSummary(report: ImportReport, out: string): string {
   const lines: string[] = [];
@@ -227,9 +233,9 @@ function importSummary(report: ImportReport, out: string): string {
   const text = lines.length ? `${lines.join("\n")}\n` : "";
   const checks = report.invalid.map(describeCheck).join("") + report.notes.map(describeNotes).join("");
   const read = Object.entries(report.benchmarks)
-    .map(([name, n]) => `${n} as ${name}`)
+    .map(([name, n]) => `${BENCHMARK_NAMES[name as Benchmark]}: ${n}`)
     .join(", ");
-  return `${text}${checks}imported ${report.imported.length} of ${report.total} instances into ${out} (records read ${read})\n`;
+  return `${text}${checks}imported ${report.imported.length} of ${report.total} instances into ${out} (records read as ${read})\n`;
 }
 
 /** An environment given inline (`{"kind": …}`) or as a JSON file. */

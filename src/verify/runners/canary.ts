@@ -95,8 +95,8 @@ const MIN_NAME = 6;
 /**
  * What identifies a plan's canaries in test output, as patterns: their ids and the names in them
  * (class and test), their messages, the files of their own the plan lays over the workspace (not the
- * hidden test modules they are appended to), and the random values written into those files (12-hex
- * nonces, the ints of the assertions). The verifier's diagnostics drop every line that matches one
+ * hidden test modules they are appended to), and the random values written into them (12-hex nonces,
+ * the ints of the assertions; of a hidden module, `sources` tells what was its own). The verifier's diagnostics drop every line that matches one
  * (output-tail.ts), so canary names never reach a user or a policy: a policy that learnt them could
  * pass the canaries and fail the rest on purpose.
  *
@@ -105,7 +105,11 @@ const MIN_NAME = 6;
  * (`test_div_zero_more`), and a JavaScript title not inside a longer phrase ("rejects a zero
  * divisor"), which a real test's name would be.
  */
-export function canaryNames(plan: TestPlan, hiddenTests: readonly string[]): RegExp[] {
+export function canaryNames(
+  plan: TestPlan,
+  hiddenTests: readonly string[],
+  sources: ReadonlyMap<string, string> = new Map(),
+): RegExp[] {
   const hidden = new Set(hiddenTests);
   const names = new Map<string, RegExp>();
   const add = (text: string | undefined, phrase: Phrase = "no") => {
@@ -128,9 +132,18 @@ export function canaryNames(plan: TestPlan, hiddenTests: readonly string[]): Reg
       const base = posix.basename(file.path);
       for (const name of [file.path, base, base.replace(/\.[^.]+$/, "")]) add(name);
     }
-    for (const token of file.content.match(/\b(?:[0-9a-f]{12}|\d{6,})\b/g) ?? []) add(token);
+    // Of a hidden test module, only what the canaries added (its own values are no canary's).
+    const own = sources.get(file.path);
+    const added =
+      own !== undefined && file.content.startsWith(own) ? file.content.slice(own.length) : file.content;
+    for (const token of added.match(/\b(?:[0-9a-f]{12}|\d{6,})\b/g) ?? []) add(token);
   }
   return [...names.values()];
+}
+
+/** `text` with every canary name in it (canaryNames) replaced by a marker: for a finding's message and file. */
+export function maskCanaryNames(text: string, names: readonly RegExp[]): string {
+  return names.reduce((t, name) => t.replace(new RegExp(name.source, "g"), "[a canary]"), text);
 }
 
 /** Whether a name is words that a longer phrase may hold: a title ("whole"), or an id ending in one ("ends"). */

@@ -13,6 +13,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ConfigError, type InputError } from "../errors.ts";
 import { selectBackend } from "../sandbox/select.ts";
+import { mountsBelow } from "../verify/stale-sessions.ts";
 import { loadTaskPack } from "../verify/task-pack.ts";
 import { Verifier } from "../verify/verifier.ts";
 import { verifyRollouts } from "../verify/verify-rollouts.ts";
@@ -192,9 +193,14 @@ describe("importSweBench", () => {
   it("derives FAIL_TO_PASS and PASS_TO_PASS by running when an instance has none", async () => {
     const out = join(root, "packs-derived");
     const file = instances({ instance_id: "acme__calc-4", FAIL_TO_PASS: undefined, PASS_TO_PASS: undefined });
-    const verifier = new Verifier({ sandbox: await selectBackend("bwrap") });
+    const session = join(root, "session");
+    mkdirSync(session);
+    const verifier = new Verifier({ sandbox: await selectBackend("bwrap"), workRoot: session });
     try {
       await importSweBench(file, { reposDir: repos, outDir: out, verifier: async () => verifier });
+      // The session let go of the task once it had run it: no copy of its repository, no view mounted.
+      expect(readdirSync(join(session, "tasks"))).toEqual(["self-test"]);
+      expect(mountsBelow(session)).toEqual([]);
     } finally {
       await verifier.close();
     }

@@ -24,7 +24,7 @@ import { saveCheck } from "../verify/task-check-file.ts";
 import { listHiddenTests, loadTaskPack, type TaskPack } from "../verify/task-pack.ts";
 import type { Outcome, Verifier } from "../verify/verifier.ts";
 import type { Benchmark } from "./benchmark-ids.ts";
-import { finished, judgeTask, runTask, type TaskCheck, unfinished } from "./check.ts";
+import { finished, judgeTask, type RunTaskResult, runTask, type TaskCheck, unfinished } from "./check.ts";
 import { deriveLists } from "./derive.ts";
 import { type ImportInstance, type InstanceDefaults, readInstances, specOf } from "./instances.ts";
 
@@ -178,14 +178,14 @@ async function importOne(
     if ("failure" in loaded) return loaded;
     if (!options.check) return {};
     options.log?.(`${progress}: checking (the base with the hidden tests, then the reference)`);
-    const ran = await runTask(await verifierOf(), loaded.pack);
+    const ran = await runOnce(await verifierOf(), loaded.pack);
     const check = ran.ok ? judgeTask(loaded.pack.spec, ran.runs) : ran.check;
     saveCheck(loaded.pack, check);
     return { check };
   }
   options.log?.(`${progress}: deriving FAIL_TO_PASS/PASS_TO_PASS by running the tests`);
   const spec = { ...specOf(instance), timeoutSec };
-  const ran = await runTask(await verifierOf(), unlistedPack(dir, spec, instance.patch));
+  const ran = await runOnce(await verifierOf(), unlistedPack(dir, spec, instance.patch));
   if (!ran.ok) {
     const cause = ran.cause;
     return fail(
@@ -220,6 +220,15 @@ async function importOne(
     );
   saveCheck(loaded.pack, check);
   return { check };
+}
+
+/** The task's two runs; then the session lets go of the task (its copy of the repository). */
+async function runOnce(verifier: Verifier, pack: TaskPack): Promise<RunTaskResult> {
+  try {
+    return await runTask(verifier, pack);
+  } finally {
+    await verifier.forget(pack);
+  }
 }
 
 /** Lines of a run's output tail shown with a failure (its failing tests' messages come first). */

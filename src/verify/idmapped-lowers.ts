@@ -75,19 +75,29 @@ export class IdmappedLowers {
     const at = this.recent.indexOf(snapshotDir);
     if (at >= 0) this.recent.splice(at, 1);
     this.recent.push(snapshotDir);
-    while (this.recent.length > MAX_SNAPSHOTS) {
-      const old = this.recent.shift()!;
-      const base = this.viewBase(old);
-      for (const [target, view] of this.views) {
-        if (!target.startsWith(`${base}-as-`)) continue;
-        this.views.delete(target);
-        const gone: Promise<void> = view
-          .then((t) => (t ? this.remove(t) : undefined))
-          .catch(() => {})
-          .finally(() => this.evicting.delete(gone));
-        this.evicting.add(gone);
-      }
+    while (this.recent.length > MAX_SNAPSHOTS) this.evict(this.recent.shift()!);
+  }
+
+  /** Unmounts the views of `snapshotDir` (in the background: `settled` waits for it). */
+  private evict(snapshotDir: string): void {
+    const base = this.viewBase(snapshotDir);
+    for (const [target, view] of this.views) {
+      if (!target.startsWith(`${base}-as-`)) continue;
+      this.views.delete(target);
+      const gone: Promise<void> = view
+        .then((t) => (t ? this.remove(t) : undefined))
+        .catch(() => {})
+        .finally(() => this.evicting.delete(gone));
+      this.evicting.add(gone);
     }
+  }
+
+  /** Unmounts the views of a snapshot that is going away. */
+  async forget(snapshotDir: string): Promise<void> {
+    const at = this.recent.indexOf(snapshotDir);
+    if (at >= 0) this.recent.splice(at, 1);
+    this.evict(snapshotDir);
+    await this.settled();
   }
 
   private async mount(source: string, target: string, uid: number): Promise<string | undefined> {

@@ -350,8 +350,8 @@ def run_one(plan, run, deadline):
         poller.register(pidfd, select.POLLIN)
         exited = False
         # Past the deadline the command gets SIGINT (pytest then writes its report of the tests that
-        # finished; node's runners end with theirs), and SIGKILL graceMs later; what it reported until
-        # then is kept (a run that hangs in one test still says how the others went).
+        # finished), and SIGKILL graceMs later; what it reported until then is kept (a run that hangs in
+        # one test, or after its tests, still says how the others went).
         stop_at = deadline
         interrupted = False
         while not exited:

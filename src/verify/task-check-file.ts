@@ -50,7 +50,7 @@ export interface CheckResult {
   setupOutput?: string;
 }
 
-/** The record `saveCheck` writes (and `gagar tasks check --out` lists). */
+/** The record `saveCheck` writes. */
 export function storedCheck(
   pack: Pick<TaskPack, "dir" | "referencePatch">,
   check: CheckResult,

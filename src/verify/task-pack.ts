@@ -34,7 +34,7 @@ export interface TaskPack {
   /** Hidden test files relative to tests/ (= their paths in the repository), sorted. */
   hiddenTests: string[];
   referencePatch?: string;
-  /** Why its last `gagar tasks check --run` found the task invalid (check.json), if it did: it is not scored. */
+  /** Why its last saved check (check.json) found the task invalid, if it did: it is not scored. */
   invalid?: string[];
 }
 

@@ -127,6 +127,8 @@ export class Verifier {
   private readonly factory: WorkspaceFactory;
   private readonly lowers: IdmappedLowers;
   private readonly tasks = new Map<string, Promise<TaskState>>();
+  /** Where each task's snapshot and hidden tests are kept, by pack folder. */
+  private readonly taskDirs = new Map<string, string>();
   private readonly closing = new Set<Promise<void>>();
   private readonly ready: ReadyRuns;
   private readonly starting = new Map<string, Promise<void>>();
@@ -381,11 +383,29 @@ export class Verifier {
     }
   }
 
+  /**
+   * Frees what the session holds for `pack`: runs started ahead, the views and the folder of its
+   * snapshot. A long import verifies each task twice and moves on; without this every task's copy of
+   * its repository would stay until the session ends. Call it when no verification of `pack` is in
+   * flight; a later `verify` of it prepares it again.
+   */
+  async forget(pack: TaskPack): Promise<void> {
+    const state = this.tasks.get(pack.dir);
+    if (!state) return;
+    this.tasks.delete(pack.dir);
+    await this.dropReadyRuns(new Set([pack]));
+    const task = await state.catch(() => undefined);
+    if (task) await this.lowers.forget(task.snapshot.dir);
+    rmSync(this.taskDirs.get(pack.dir)!, { recursive: true, force: true });
+    this.taskDirs.delete(pack.dir);
+  }
+
   /** The task's snapshot and restore mounts, built on first use. */
   task(pack: TaskPack): Promise<TaskState> {
     let state = this.tasks.get(pack.dir);
     if (!state) {
       const dir = join(this.root, "tasks", `${++this.taskCounter}-${pack.spec.id}`);
+      this.taskDirs.set(pack.dir, dir);
       state = Promise.resolve().then(() =>
         prepareTask(pack, dir, {
           cacheDir: this.options.environmentCache ?? DEFAULT_ENVIRONMENT_CACHE,
@@ -456,6 +476,8 @@ export class Verifier {
         }
       } finally {
         await run.workspace.close();
+        // Its view (idmapped-lowers.ts) is of no use after this run.
+        await this.lowers.forget(dir);
       }
     })();
     return this.selfTested;

@@ -10,7 +10,7 @@ import {
 } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ConfigError, type InputError } from "../errors.ts";
 import { selectBackend } from "../sandbox/select.ts";
 import { mountsBelow } from "../verify/stale-sessions.ts";
@@ -196,8 +196,21 @@ describe("importSweBench", () => {
     const session = join(root, "session");
     mkdirSync(session);
     const verifier = new Verifier({ sandbox: await selectBackend("bwrap"), workRoot: session });
+    const runs = vi.spyOn(verifier, "verify");
     try {
-      await importSweBench(file, { reposDir: repos, outDir: out, verifier: async () => verifier });
+      const report = await importSweBench(file, {
+        reposDir: repos,
+        outDir: out,
+        verifier: async () => verifier,
+        check: true,
+      });
+      // Derived and checked from the same two runs: the base with the hidden tests, and the reference.
+      expect(runs.mock.calls.map(([, patch]) => (patch ? "reference" : "empty"))).toEqual([
+        "empty",
+        "reference",
+      ]);
+      expect(report).toMatchObject({ imported: ["acme__calc-4"], invalid: [], failed: [] });
+      expect(JSON.parse(readFileSync(join(out, "acme__calc-4", "check.json"), "utf8")).valid).toBe(true);
       // The session let go of the task once it had run it: no copy of its repository, no view mounted.
       expect(readdirSync(join(session, "tasks"))).toEqual(["self-test"]);
       expect(mountsBelow(session)).toEqual([]);

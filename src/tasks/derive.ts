@@ -37,3 +37,55 @@ export function deriveLists(
   }
   return { failToPass: failToPass.sort(), passToPass: passToPass.sort(), unreached: unreached.sort() };
 }
+
+/**
+ * Ids that may change from one run to the next: a test the reference run reported that the base run
+ * did not, while the base run reported one the reference did not with the same skeleton — the id with
+ * its parameters (`test_x[…]`) left out, or else with its numbers left out. A parametrisation with
+ * the time (`test_x[07:16:33 2026-12-05]`, marshmallow's tests take `datetime.now()`) or a random value
+ * names a test differently in every run; derived lists holding such an id would name a test that never
+ * appears again. A parametrisation that follows the code under test (a format the fix adds) looks the
+ * same, so these are only suspects: a second run of the reference tells them apart (`unstableIds`).
+ */
+export function changingIdSuspects(
+  before: Readonly<Record<string, TestStatus>>,
+  after: Readonly<Record<string, TestStatus>>,
+): string[] {
+  const onlyBefore = new Set(
+    Object.keys(before)
+      .filter((id) => !(id in after))
+      .map(skeleton),
+  );
+  return Object.keys(after)
+    .filter((id) => !(id in before) && onlyBefore.has(skeleton(id)))
+    .sort();
+}
+
+/** Ids one of two runs of the same patch reported and the other did not. */
+export function unstableIds(
+  first: Readonly<Record<string, TestStatus>>,
+  second: Readonly<Record<string, TestStatus>>,
+): string[] {
+  const once = (a: Readonly<Record<string, TestStatus>>, b: Readonly<Record<string, TestStatus>>) =>
+    Object.keys(a).filter((id) => !(id in b));
+  return [...once(first, second), ...once(second, first)].sort();
+}
+
+/** The lists without `drop`. */
+export function without(lists: DerivedLists, drop: readonly string[]): DerivedLists {
+  const gone = new Set(drop);
+  const keep = (ids: string[]) => ids.filter((id) => !gone.has(id));
+  return {
+    failToPass: keep(lists.failToPass),
+    passToPass: keep(lists.passToPass),
+    unreached: keep(lists.unreached),
+  };
+}
+
+/** An id with its parameter part (`[…]` after the last `::`) emptied, or else its numbers. */
+function skeleton(id: string): string {
+  const name = id.lastIndexOf("::");
+  const bracket = id.indexOf("[", Math.max(name, 0));
+  if (bracket >= 0 && id.endsWith("]")) return `${id.slice(0, bracket)}[]`;
+  return id.replace(/\d+/g, "#");
+}

@@ -24,8 +24,16 @@ import { saveCheck } from "../verify/task-check-file.ts";
 import { listHiddenTests, loadTaskPack, type TaskPack } from "../verify/task-pack.ts";
 import type { Outcome, Verifier } from "../verify/verifier.ts";
 import type { Benchmark } from "./benchmark-ids.ts";
-import { finished, judgeTask, type RunTaskResult, runTask, type TaskCheck, unfinished } from "./check.ts";
-import { deriveLists } from "./derive.ts";
+import {
+  finished,
+  judgeTask,
+  type RunTaskResult,
+  runTask,
+  type TaskCheck,
+  type TaskRuns,
+  unfinished,
+} from "./check.ts";
+import { changingIdSuspects, deriveLists, unstableIds, without } from "./derive.ts";
 import { type ImportInstance, type InstanceDefaults, readInstances, specOf } from "./instances.ts";
 
 const run = promisify(execFile);
@@ -185,7 +193,20 @@ async function importOne(
   }
   options.log?.(`${progress}: deriving FAIL_TO_PASS/PASS_TO_PASS by running the tests`);
   const spec = { ...specOf(instance), timeoutSec };
-  const ran = await runOnce(await verifierOf(), unlistedPack(dir, spec, instance.patch));
+  const ran = await runOnce(
+    await verifierOf(),
+    unlistedPack(dir, spec, instance.patch),
+    async (runs, again) => {
+      // Ids that may name a test differently in every run are told apart by a second run of the reference.
+      const suspects = changingIdSuspects(runs.empty.observed ?? {}, runs.reference.observed ?? {});
+      if (suspects.length === 0) return [];
+      options.log?.(
+        `${progress}: ${suspects.length} test ids differ between the runs; running the reference again`,
+      );
+      const second = await again();
+      return unstableIds(runs.reference.observed ?? {}, second.observed ?? {});
+    },
+  );
   if (!ran.ok) {
     const cause = ran.cause;
     return fail(
@@ -203,10 +224,14 @@ async function importOne(
     );
   }
   const baseFinished = finished(empty);
-  const lists = deriveLists(empty.observed ?? {}, reference.observed ?? {}, baseFinished);
+  const unstable = ran.unstable;
+  const lists = without(deriveLists(empty.observed ?? {}, reference.observed ?? {}, baseFinished), unstable);
+  const dropped = unstable.length
+    ? `${unstable.length} test ids that change from run to run (a parametrisation with the time or a random value) are left out of the lists: ${unstable.slice(0, 3).join(", ")}${unstable.length > 3 ? ", …" : ""}`
+    : undefined;
   if (lists.failToPass.length === 0) {
     const why = baseFinished
-      ? "no test fails without the fix and passes with it"
+      ? `no test fails without the fix and passes with it${dropped ? ` (${dropped})` : ""}`
       : `no test is known to fail without the fix: ${unfinished(empty, timeoutSec, "without the fix")}`;
     return fail("FAIL_TO_PASS", `cannot derive: ${why}`, baseFinished ? undefined : diagnostics(empty));
   }
@@ -218,14 +243,25 @@ async function importOne(
     check.notes.unshift(
       `${lists.unreached.length} tests the run without the fix never reached pass with the fix; they are listed as passToPass`,
     );
+  if (dropped) check.notes.unshift(dropped);
   saveCheck(loaded.pack, check);
   return { check };
 }
 
-/** The task's two runs; then the session lets go of the task (its copy of the repository). */
-async function runOnce(verifier: Verifier, pack: TaskPack): Promise<RunTaskResult> {
+/**
+ * The task's two runs, and the ids `unstable` finds with a second run of the reference if it asks for
+ * one; then the session lets go of the task (its copy of the repository).
+ */
+async function runOnce(
+  verifier: Verifier,
+  pack: TaskPack,
+  unstable: (runs: TaskRuns, again: () => Promise<Outcome>) => Promise<string[]> = async () => [],
+): Promise<(RunTaskResult & { ok: false }) | { ok: true; runs: TaskRuns; unstable: string[] }> {
   try {
-    return await runTask(verifier, pack);
+    const ran = await runTask(verifier, pack);
+    if (!ran.ok) return ran;
+    const again = () => verifier.verify(pack, pack.referencePatch!, { observe: true });
+    return { ...ran, unstable: await unstable(ran.runs, again) };
   } finally {
     await verifier.forget(pack);
   }

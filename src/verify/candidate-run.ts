@@ -177,7 +177,7 @@ function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan,
     graceMs: INTERRUPT_GRACE_MS,
     runs: plan.runs.map((r) => ({
       label: r.label,
-      argv: r.argv,
+      argv: guard ? guard.argv(r.argv) : r.argv,
       reportFd: REPORT_FD,
       guardFd: guard ? GUARD_FD : 0,
     })),

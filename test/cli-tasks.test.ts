@@ -3,7 +3,15 @@
  * code, what it printed, and the file system afterwards. The repositories are built here with git; the
  * tasks run in the bwrap sandbox with the host's pytest and Debian's mocha.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -147,6 +155,20 @@ describe("gagar tasks import", () => {
     expect(stderr).toContain(`${file}:2 (field patch): the reference patch is empty`);
     expect(stderr).not.toMatch(/\n\s+at /);
     expect(existsSync(join(root, "out-bad"))).toBe(false);
+    const missing = join(root, "no-such-environments.json");
+    const flag = await gagar(
+      "tasks",
+      "import",
+      file,
+      "--repos",
+      repos,
+      "--out",
+      out,
+      "--environments",
+      missing,
+    );
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toBe(`gagar: --environments ${missing}: no such file`);
   }, 120_000);
 
   it("exits 3 and leaves no folder when no instance could be imported", async () => {
@@ -345,22 +367,22 @@ describe("ticker", () => {
         "--sandbox",
         "bwrap",
         "--timeout",
-        "8",
+        "15",
       );
       expect(code, stderr).toBe(3);
+      expect(entries(out), stderr).toEqual(["ticker-1"]);
       // Not all 2 tests of the mocha task: only the one that failed without the fix.
       const task = JSON.parse(readFileSync(join(out, "ticker-1", "task.json"), "utf8"));
-      expect(task.failToPass).toEqual(["test/ticker.spec.js::ticker > stops"]);
-      expect(task.passToPass).toEqual(["test/ticker.spec.js::ticker > starts"]);
+      expect(task.failToPass, stderr).toEqual(["test/ticker.spec.js::ticker > stops"]);
+      expect(task.passToPass, stderr).toEqual(["test/ticker.spec.js::ticker > starts"]);
       const check = JSON.parse(readFileSync(join(out, "ticker-1", "check.json"), "utf8"));
       expect(check.valid).toBe(true);
       expect(check.notes.join("\n")).toMatch(
-        /the run without the fix did not finish within the task's 8s timeout \(2 tests reported before it was stopped\): .*mocha's --timeout and --exit/,
+        /the run without the fix did not finish within the task's 15s timeout \(2 tests reported before it was stopped\): .*mocha's --timeout and --exit/,
       );
       // The loop: the base got through one test before it hung, so no test is known to fail without the fix.
-      expect(entries(out)).toEqual(["ticker-1"]);
       expect(stderr).toMatch(
-        /✗ loop-1: not imported: .*:2 \(field FAIL_TO_PASS\): cannot derive: no test is known to fail without the fix: the run without the fix did not finish within the task's 8s timeout \(1 test reported before it was stopped\): a test that hangs .* needs a per-test timeout/,
+        /✗ loop-1: not imported: .*:2 \(field FAIL_TO_PASS\): cannot derive: no test is known to fail without the fix: the run without the fix did not finish within the task's 15s timeout \(1 test reported before it was stopped\): a test that hangs .* needs a per-test timeout/,
       );
     },
     240_000,
@@ -460,7 +482,6 @@ describe.skipIf(NETWORK_SKIP)("gagar tasks check --run on a task whose npm ci fa
         "diff --git a/index.js b/index.js\n--- a/index.js\n+++ b/index.js\n@@ -1 +1 @@\n-exports.add = (a, b) => a - b;\n+exports.add = (a, b) => a + b;\n",
     };
     for (const [rel, text] of Object.entries(files)) {
-      const { mkdirSync } = await import("node:fs");
       mkdirSync(join(dir, rel, ".."), { recursive: true });
       writeFileSync(join(dir, rel), text);
     }

@@ -6,22 +6,17 @@
  * tests differently. The repository comes from GAGAR_REALCODE (a git bundle); without it the test skips.
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { checkoutRealcode, realcodeSkip } from "../../test/support/realcode.ts";
 import { selectBackend } from "../sandbox/select.ts";
 import { loadTaskPack } from "../verify/task-pack.ts";
 import { Verifier } from "../verify/verifier.ts";
 import { importSweBench } from "./import.ts";
 
-const REALCODE = process.env.GAGAR_REALCODE;
-const BUNDLE = REALCODE && join(REALCODE, "marshmallow-code+marshmallow.bundle");
-const SKIP = !REALCODE
-  ? "needs the real repositories' bundles: set GAGAR_REALCODE (.ci/run does)"
-  : !existsSync(BUNDLE!)
-    ? `no ${BUNDLE}`
-    : undefined;
+const SKIP = realcodeSkip(["marshmallow-code/marshmallow"]);
 const FIX = "2e0a4fcc832e6dfe10a96b539bb6a79378dbcc60";
 /** The repository's src/ layout, and its pytest options left out (they need plugins Debian lacks). */
 const COMMAND =
@@ -34,7 +29,7 @@ describe.skipIf(SKIP)("importing a real task whose test ids change from run to r
   it("derives only ids that appear again, and says which it left out", async () => {
     const repo = join(root, "repos", "marshmallow-code", "marshmallow");
     mkdirSync(join(repo, ".."), { recursive: true });
-    execFileSync("git", ["clone", "-q", "--bare", BUNDLE!, repo]);
+    checkoutRealcode("marshmallow-code/marshmallow", FIX, repo);
     const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, encoding: "utf8" });
     const base = git("rev-parse", `${FIX}^`).trim();
     const file = join(root, "instances.jsonl");

@@ -196,13 +196,15 @@ def close_inherited_fds():
     os.closerange(3, 65536)
 
 
-def spawn(argv, env, dup2):
+def spawn(argv, env, dup2, own_group=False):
     """posix_spawn (vfork-fast, unlike fork of this interpreter): stdin from /dev/null, the pipes in
-    `dup2` ({target fd: source fd}) in place, and the ignored signals back at their defaults."""
+    `dup2` ({target fd: source fd}) in place, and the ignored signals back at their defaults. With
+    `own_group`, the child leads a process group of its own, which an interrupt reaches as a whole."""
     actions = [(os.POSIX_SPAWN_OPEN, 0, "/dev/null", os.O_RDONLY, 0)]
     for target, source in dup2.items():
         actions.append((os.POSIX_SPAWN_DUP2, source, target))
-    return os.posix_spawnp(argv[0], argv, env, file_actions=actions, setsigdef=IGNORED_SIGNALS)
+    extra = {"setpgroup": 0} if own_group else {}
+    return os.posix_spawnp(argv[0], argv, env, file_actions=actions, setsigdef=IGNORED_SIGNALS, **extra)
 
 
 def apply_patch(plan):
@@ -323,7 +325,7 @@ def run_one(plan, run, deadline):
         # ancestor when its own process did not inherit it (node:test's per-file children): its inode.
         env = dict(os.environ, GAGAR_GUARD_PIPE=str(os.fstat(channels[1].write_end).st_ino))
     try:
-        pid = spawn(run["argv"], env, dup2)
+        pid = spawn(run["argv"], env, dup2, own_group=True)
     except OSError as e:
         os.write(2, ("gagar runner: cannot start %r: %s\n" % (run["argv"][0], e)).encode())
         pid = None
@@ -349,9 +351,10 @@ def run_one(plan, run, deadline):
         pidfd = os.pidfd_open(pid)
         poller.register(pidfd, select.POLLIN)
         exited = False
-        # Past the deadline the command gets SIGINT (pytest then writes its report of the tests that
-        # finished), and SIGKILL graceMs later; what it reported until then is kept (a run that hangs in
-        # one test, or after its tests, still says how the others went).
+        # Past the deadline the command's process group gets SIGINT, as a terminal's Ctrl-C (pytest then
+        # writes its report of the tests that finished, also under `sh -c` or `env`), and SIGKILL graceMs
+        # later; what it reported until then is kept (a run that hangs in one test, or after its tests,
+        # still says how the others went).
         stop_at = deadline
         interrupted = False
         while not exited:
@@ -408,10 +411,14 @@ def run_one(plan, run, deadline):
 
 
 def signal_process(pid, sig):
+    """`sig` to the process group `pid` leads (spawn's own_group), else to `pid` alone."""
     try:
-        os.kill(pid, sig)
+        os.killpg(pid, sig)
     except OSError:
-        pass
+        try:
+            os.kill(pid, sig)
+        except OSError:
+            pass
 
 
 def kill_others(plan):

@@ -244,17 +244,27 @@ function readEnvironment(raw: string, flag: string): EnvironmentSpec {
 }
 
 function parseFlagJson<T>(raw: string, flag: string, schema: z.ZodType<T>): T {
-  const text = raw.trim().startsWith("{") ? raw : readFileSync(raw, "utf8");
+  const inline = raw.trim().startsWith("{");
+  const file = inline ? flag : raw;
+  let text = raw;
+  if (!inline) {
+    try {
+      text = readFileSync(raw, "utf8");
+    } catch (e) {
+      const code = (e as NodeJS.ErrnoException).code;
+      throw new InputError(
+        { file: `${flag} ${raw}` },
+        code === "ENOENT" ? "no such file" : (e as Error).message,
+      );
+    }
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (e) {
-    throw new InputError(
-      { file: raw.trim().startsWith("{") ? flag : raw },
-      `not valid JSON (${(e as Error).message})`,
-    );
+    throw new InputError({ file }, `not valid JSON (${(e as Error).message})`);
   }
-  return parseRecord(schema, json, { file: raw.trim().startsWith("{") ? flag : raw });
+  return parseRecord(schema, json, { file });
 }
 
 function parseCommand(raw: string): string[] {

@@ -13,7 +13,7 @@ import { splitCommand } from "../../verify/argv-split.ts";
 import { currentCheck, saveCheck } from "../../verify/task-check-file.ts";
 import { loadTaskPacks } from "../../verify/task-pack.ts";
 import { Verifier } from "../../verify/verifier.ts";
-import { integerAtLeast, numberIn } from "../options.ts";
+import { numberIn, sandboxJobs } from "../options.ts";
 import { renderTable } from "../table.ts";
 import { exitOnSignals } from "./verify.ts";
 
@@ -153,7 +153,7 @@ export function registerTasks(program: Command): void {
         .default("auto"),
     )
     .option("--allow-unsandboxed", "permit --sandbox unsandboxed")
-    .option("--jobs <n>", "parallel sandboxes for --run", integerAtLeast(1), 1)
+    .option("--jobs <n>", "parallel sandboxes for --run", sandboxJobs(), 1)
     .action(async (dir: string, flags: CheckFlags) => {
       if (flags.save && !flags.run)
         throw new ConfigError("--save needs --run: only a run has a result to save");

@@ -1,5 +1,5 @@
 import { Command, CommanderError } from "commander";
-import { GagarError, InvariantError, isUserError } from "../errors.ts";
+import { GagarError, InvariantError, isUserError, TaskFaultError } from "../errors.ts";
 import { GAGAR_VERSION } from "../version.ts";
 import { registerAdvantages } from "./commands/advantages.ts";
 import { registerDoctor } from "./commands/doctor.ts";
@@ -44,9 +44,10 @@ export function buildProgram(): Command {
 
 /**
  * Runs the CLI and returns the exit code: 0 ok, 2 bad input or usage (one message naming the flag,
- * file, line or field), 1 anything else. A fault of the host (a sandbox, Redis, a model server) is
- * one line saying what failed; a bug in gagar says so and how to report it, with its stack trace
- * only under --debug or GAGAR_DEBUG=1.
+ * file, line or field), 3 some tasks cannot be scored (`tasks import`, `tasks check --run`: every
+ * task was tried, the faulty ones are listed above), 1 anything else. A fault of the host (a
+ * sandbox, Redis, a model server) is one line saying what failed; a bug in gagar says so and how to
+ * report it, with its stack trace only under --debug or GAGAR_DEBUG=1.
  */
 export async function main(
   argv: string[],
@@ -63,6 +64,10 @@ export async function main(
     if (isUserError(error)) {
       process.stderr.write(`gagar: ${error.message}\n`);
       return 2;
+    }
+    if (error instanceof TaskFaultError) {
+      process.stderr.write(`gagar: ${error.message}\n`);
+      return 3;
     }
     if (error instanceof GagarError && !(error instanceof InvariantError)) {
       process.stderr.write(`gagar: ${error.name}: ${error.message}\n`);

@@ -14,10 +14,15 @@ import { reporterFiles } from "./wrapped-js.ts";
  * mocha's xunit reporter names no file.
  *
  * Ids: `<file>::<describe> > <nested describe> > <test title>` as for the other JavaScript runners. Mocha
- * and the benchmarks built on it (SWE-PolyBench, Multi-SWE-bench) also name tests by their title path
- * alone, without a file; such an id (no `::`) matches a test of that title path in any file, and when
- * several files have one, every one of them must pass. A failing `before`/`after` hook is reported as
- * an error case of the hook's own title, and the tests it kept from running are missing.
+ * and the benchmarks built on it also name tests without a file: by their title path
+ * (`describe > test`, Multi-SWE-bench), or by mocha's full title, the titles joined by single spaces
+ * (`describe nested test title`, what `Test#fullTitle()` prints and SWE-PolyBench lists); with a file,
+ * `<file>::<full title>` too. A case is indexed under every one of these spellings, so an id matches
+ * whichever reported test it spells. A space is legal inside a title, so a full title can spell two
+ * tests (`A` › `B c` and `A B` › `c`), and a title path or full title can recur in several files: the
+ * id then stands for all of them, every one must pass (the worst status counts), and `gagar tasks
+ * check` says how many tests such an id matched. A failing `before`/`after` hook is reported as an
+ * error case of the hook's own title, and the tests it kept from running are missing.
  */
 export const mochaRunner: TestRunner = {
   name: "mocha",
@@ -41,7 +46,7 @@ export const mochaRunner: TestRunner = {
         {
           label: "mocha",
           argv: expandCommand(command, values, [...testFiles, canary.path]),
-          keysOf: (c) => [jsId(c.file ?? c.classname, titles(c)), titles(c).join(" > ")],
+          keysOf: (c) => mochaKeys(c.file ?? c.classname, titles(c)),
           idOf: (c) => jsId(c.file ?? c.classname, titles(c)),
           canaries: [...canary.checks, ...inline.flatMap((f) => f.checks)],
         },
@@ -53,6 +58,12 @@ export const mochaRunner: TestRunner = {
     } satisfies TestPlan;
   },
 };
+
+/** The spellings a reported case is found by (mocha.ts above): with and without its file, as a title path and as a full title. */
+export function mochaKeys(file: string, titles: readonly string[]): string[] {
+  const full = titles.join(" ");
+  return [...new Set([jsId(file, titles), titles.join(" > "), full, jsId(file, [full])])];
+}
 
 /**
  * The canary spec: node's assert canaries, and a root hook that hands the assertion libraries the

@@ -4,6 +4,7 @@ import { createLimiter } from "../../src/concurrency/limiter.ts";
 import type { Finding } from "../../src/contracts/finding.ts";
 import type { TaskSpec } from "../../src/contracts/task-spec.ts";
 import type { TestStatus } from "../../src/contracts/verdict.ts";
+import { InputError } from "../../src/errors.ts";
 import type { SandboxBackend } from "../../src/sandbox/types.ts";
 import { checkTask } from "../../src/tasks/check.ts";
 import { importSweBench } from "../../src/tasks/import.ts";
@@ -137,7 +138,11 @@ export async function runFidelity(
               log,
             });
           } catch (e) {
-            result.importError = (e as Error).message;
+            // The scratch instance file's path says nothing to a reader of the table: the field and why.
+            result.importError =
+              e instanceof InputError && e.location.field
+                ? `${e.location.field}: ${e.detail}`
+                : (e as Error).message;
             log(`${task.id}: import failed: ${result.importError}`);
             return result;
           }

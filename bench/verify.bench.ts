@@ -286,12 +286,14 @@ async function throughput(sandbox: SandboxBackend, root: string): Promise<void> 
 }
 
 /** Python repositories of the fidelity manifest whose suites need nothing but the host (no registry). */
-const GUARD_COST_REPOS = ["hynek/structlog", "pyparsing/pyparsing"];
+const GUARD_COST_REPOS = ["hynek/structlog", "marshmallow-code/marshmallow"];
 const GUARD_COST_REPS = 5;
 
 async function guardCost(sandbox: SandboxBackend, root: string): Promise<void> {
   const manifest = loadManifest(fileURLToPath(MANIFEST_PATH));
   const repos = manifest.repositories.filter((r) => GUARD_COST_REPOS.includes(r.name));
+  if (repos.length !== GUARD_COST_REPOS.length)
+    throw new Error(`the fidelity manifest lacks one of ${GUARD_COST_REPOS.join(", ")}`);
   const bundles = repos.flatMap((r) => (r.source.kind === "bundle" ? [r.source.file] : []));
   const missing = realcodeMissing(process.env.GAGAR_REALCODE, bundles);
   if (missing) {

@@ -108,6 +108,62 @@ describe("parseDiff", () => {
     expect(() => parseDiff("text\n@@ -1 +1 @@\n-a\n+b\n")).toThrow(/line 2/);
   });
 
+  it("reads names as git does: ---/+++ lines where nothing set them yet, slashes squashed, -p1 even from /tmp", () => {
+    const [moved] = parseDiff("diff --git a/x b/x\n--- a/x\n+++ /tmp/x\n@@ -1 +1 @@\n-a\n+b\n");
+    expect(moved).toMatchObject({ oldPath: "x", newPath: "tmp/x", status: "modified" });
+    const [squashed] = parseDiff("--- a/d//x\n+++ b/d//x\n@@ -1 +1 @@\n-a\n+b\n");
+    expect(squashed).toMatchObject({ oldPath: "d/x", newPath: "d/x" });
+    expect(() => parseDiff("diff --git a/x b/x\nnew file mode 100644\n--- /dev/null\n+++ /tmp/y\n")).toThrow(
+      /inconsistent new filename/,
+    );
+  });
+
+  it("guesses -p0 from a plain diff of top-level files, for the rest of the patch", () => {
+    const files = parseDiff(
+      "--- f.orig\n+++ f\n@@ -1 +1 @@\n-a\n+b\ndiff --git d/x d/x\n--- d/x\n+++ d/x\n@@ -1 +1 @@\n-a\n+b\n",
+    );
+    expect(files.map(filePath)).toEqual(["f", "d/x"]);
+  });
+
+  it("leaves it to the tree whether a plain diff without old lines creates its file", () => {
+    const [file] = parseDiff("--- a/n.txt\n+++ b/n.txt\n@@ -0,0 +1 @@\n+x\n");
+    expect(file).toMatchObject({ status: "modified", createsIfAbsent: true, plain: true });
+    const [epoch] = parseDiff(
+      "--- a/n.txt\t1970-01-01 00:00:00.000000000 +0000\n+++ b/n.txt\t2024-05-01 10:00:00 +0000\n@@ -0,0 +1 @@\n+x\n",
+    );
+    expect(epoch).toMatchObject({ status: "added", oldPath: null, newPath: "n.txt", plain: true });
+  });
+
+  it("refuses what git's reader refuses", () => {
+    const refused = [
+      "diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n a\n b\n", // no line added or removed
+      "diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b", // last line without its newline
+      "diff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1,2 +1,2 @@\n-a\n+b\n", // fewer lines than counted
+      "diff --git a/f b/f\nold mode 100644\nnew mode 100644\n", // nothing but garbage
+      "diff --git a/f b/f\nwords\ndiff --git a/g b/g\n--- a/g\n+++ b/g\n@@ -1 +1 @@\n-a\n+b\n", // names kept from a skipped header
+      "diff --git a/n b/n\n--- a/n\nnew file mode 100644\n+++ b/n\n@@ -0,0 +1 @@\n+x\n", // git aborts
+      "diff --git a/f b/f\nnew file mode 100644\ndeleted file mode 100644\n", // inconsistent header lines
+    ];
+    for (const patch of refused) expect(() => parseDiff(patch), patch).toThrow(DiffParseError);
+  });
+
+  it("reads a binary payload git can read to its end (git diff --binary output)", () => {
+    const files = parseDiff(
+      "diff --git a/bin b/bin\nindex 0f49c4ae77b43dff338093c78e009676e7e308ba..f6ab0f2e49cf2afa315d88a46f03b7fe77bb52ed 100644\nGIT binary patch\nliteral 7\nOcmZQzX35PjN(BG}cLBQq\n\nliteral 9\nQcmZQzWJ=1+ODw7c00^)Gi2wiq\n\ndiff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n",
+    );
+    expect(files.map((f) => [filePath(f), f.binary])).toEqual([
+      ["bin", true],
+      ["f", false],
+    ]);
+  });
+
+  it("stops where git stops: at a binary payload it cannot read", () => {
+    const files = parseDiff(
+      "diff --git a/g b/g\nnew file mode 100644\nGIT binary patch\nnonsense\ndiff --git a/f b/f\n--- a/f\n+++ b/f\n@@ -1 +1 @@\n-a\n+b\n",
+    );
+    expect(files.map((f) => [filePath(f), f.binary])).toEqual([["g", true]]);
+  });
+
   it("returns no files for an empty patch", () => {
     expect(parseDiff("")).toEqual([]);
   });

@@ -50,7 +50,8 @@ const RUNNER_DIR = "/gagar";
 const READY_LINE = "gagar-runner: waiting for the candidate\n";
 const PLAN = "/gagar/plan";
 export const REPORT_CAP = 16 * 2 ** 20;
-const APPLY_ARGS = ["-c", "core.hooksPath=/dev/null", "apply", "--verbose", "--whitespace=nowarn"];
+/** How the runner calls git to apply the gate's rendering (the differential test of the gate calls it the same way). */
+export const APPLY_ARGS = ["-c", "core.hooksPath=/dev/null", "apply", "--verbose", "--whitespace=nowarn"];
 /** What a run without a task (the verifier's self-test) gets as its timeout. */
 const DEFAULT_TIMEOUT_SEC = 30;
 
@@ -169,7 +170,7 @@ function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan,
     reportCapBytes: REPORT_CAP,
     runs: plan.runs.map((r) => ({
       label: r.label,
-      argv: r.argv,
+      argv: guard ? guard.argv(r.argv) : r.argv,
       reportFd: REPORT_FD,
       guardFd: guard ? GUARD_FD : 0,
     })),

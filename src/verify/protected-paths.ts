@@ -73,11 +73,15 @@ export function forbiddenReason(path: string): string | null {
   if ([...path].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f))
     return "control character in path";
   if (path.includes("\\")) return "backslash in path";
+  // parse.ts decodes names as UTF-8: a name git would write with other bytes is not the name checked here.
+  if (path.includes("\ufffd")) return "path bytes that are not UTF-8";
   const parts = path.split("/");
   for (const part of parts) {
     if (part === "" || part === ".") return "empty or '.' path component";
     if (part === "..") return "'..' path component";
     if (part.toLowerCase() === ".git") return ".git metadata";
+    // git's verify_path refuses what NTFS would resolve to .git (".git.", ".git ", "git~1").
+    if (/^(\.git|git~1)[. ]*(:.*)?$/i.test(part)) return ".git metadata (NTFS alias)";
     if (part === "__pycache__") return "__pycache__ directory (bytecode)";
   }
   const base = parts.at(-1)!;

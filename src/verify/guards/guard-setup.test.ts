@@ -3,7 +3,8 @@ import type { TestPlan } from "../runners/types.ts";
 import { guardFacts, guardSetup } from "./guard-setup.ts";
 
 const hidden: Record<string, string> = {
-  "tests/test_calc.py": "import json\nimport pytest\nfrom calc import div\nfrom pkg.sub import x, y as z\n",
+  "tests/test_calc.py":
+    "import json\nimport pytest\nfrom calc import div\nfrom pkg.sub import x, y as z\nfrom pkg import *\n",
   "tests/data/expected.json": "{}",
   "test/stats.test.js": 'const { mean } = require("../lib/stats.js");\n',
 };
@@ -42,6 +43,7 @@ describe("what the guards watch", () => {
         ["calc", "div", "div"],
         ["pkg.sub", "x", "x"],
         ["pkg.sub", "y", "z"],
+        ["pkg", "*", "*"],
       ],
     });
   });
@@ -65,10 +67,28 @@ describe("how a run loads the guards", () => {
     expect(config.fd).toBe(4);
   });
 
+  it("adds its directory where the command sets PYTHONPATH itself, and nowhere else", () => {
+    const setup = guardSetup(facts, plan, ["env", "PYTHONPATH=src", "python3", "-m", "pytest"]);
+    expect(setup.argv(["env", "PYTHONPATH=src", "python3", "-m", "pytest", "tests/test_calc.py"])).toEqual([
+      "env",
+      "PYTHONPATH=src:/gagar/support",
+      "python3",
+      "-m",
+      "pytest",
+      "tests/test_calc.py",
+    ]);
+    expect(setup.argv(["python3", "-m", "pytest"])).toEqual(["python3", "-m", "pytest"]);
+  });
+
   it("gives a Python started isolated (-I, -E) no pytest guard, since it would ignore PYTHONPATH", () => {
     const isolated = guardSetup(facts, plan, ["python3", "-I", "-m", "pytest"]);
     expect(isolated.env.PYTEST_ADDOPTS).toBeUndefined();
     expect(isolated.support).toHaveLength(1);
     expect(guardSetup(facts, plan, ["pytest", "-Werror", "-I"]).env.PYTEST_ADDOPTS).toBeDefined();
+    const wrapped = guardSetup(facts, plan, ["sh", "-c", "PYTHONPATH=src python3 -I -m pytest"]);
+    expect(wrapped.env.PYTEST_ADDOPTS).toBeUndefined();
+    expect(wrapped.argv(["sh", "-c", "PYTHONPATH=src python3 -I -m pytest"])[2]).toBe(
+      "PYTHONPATH=src python3 -I -m pytest",
+    );
   });
 });

@@ -3,6 +3,7 @@ import { posix } from "node:path";
 import { nonce } from "../runners/canary.ts";
 import type { PlanFile, TestPlan } from "../runners/types.ts";
 import { SUPPORT_DIR } from "../runners/types.ts";
+import { ignoresPythonPath, withPythonPath } from "./python-path.ts";
 
 /**
  * The guards: code gagar runs inside the test process itself, before the candidate's, to see what that
@@ -32,7 +33,10 @@ export interface GuardFacts {
   modules: Record<string, string>;
   /** Modules the hidden Python tests import that are not the repository's (dotted names kept). */
   watch: string[];
-  /** Per hidden Python test module: its top-level `from module import name as alias`, as [module, name, alias]. */
+  /**
+   * Per hidden Python test module: its top-level `from module import name as alias`, as [module, name,
+   * alias]; a star import is [module, "*", "*"].
+   */
   testImports: Record<string, [string, string, string][]>;
 }
 
@@ -67,6 +71,7 @@ export function guardFacts(
     const names: [string, string, string][] = [];
     for (const m of text.matchAll(PY_FROM_NAMES)) {
       for (const part of m[2]!.split(",")) {
+        if (part.trim() === "*") names.push([m[1]!, "*", "*"]);
         const bound = /^\s*([A-Za-z_]\w*)(?:\s+as\s+([A-Za-z_]\w*))?\s*$/.exec(part);
         if (bound) names.push([m[1]!, bound[1]!, bound[2] ?? bound[1]!]);
       }
@@ -123,6 +128,8 @@ export interface GuardSetup {
   env: Record<string, string>;
   /** The guard modules, bound read-only under /gagar/support. */
   support: PlanFile[];
+  /** A run's command line, with the guards' directory added where the command sets PYTHONPATH itself. */
+  argv(argv: readonly string[]): string[];
 }
 
 const PYTEST_GUARD = readFileSync(new URL("./pytest_guard.py", import.meta.url), "utf8");
@@ -130,7 +137,8 @@ const NODE_GUARD = readFileSync(new URL("./node-guard.cjs", import.meta.url), "u
 
 /**
  * How a run loads the guards: the pytest plugin through PYTEST_ADDOPTS (so any way the task starts
- * pytest loads it) and PYTHONPATH, the Node.js guard through NODE_OPTIONS (every node process of the
+ * pytest loads it) and PYTHONPATH, composed with the task's own (its `test.env`, and the assignments of
+ * its command: python-path.ts), the Node.js guard through NODE_OPTIONS (every node process of the
  * run). Module names are random per run, so a patch cannot plant a module of the same name ahead of
  * them. A Python command run isolated (`-I`, `-E`) ignores PYTHONPATH, so it gets no pytest guard.
  */
@@ -157,22 +165,11 @@ export function guardSetup(
     NODE_OPTIONS: join(taskEnv.NODE_OPTIONS, `--require ${SUPPORT_DIR}/${nodeName}`),
   };
   const support: PlanFile[] = [{ path: nodeName, content: NODE_GUARD }];
-  if (!runsIsolatedPython(command)) {
-    env.PYTEST_ADDOPTS = join(taskEnv.PYTEST_ADDOPTS, `-p ${pyName}`);
-    env.PYTHONPATH = join(taskEnv.PYTHONPATH, SUPPORT_DIR, ":");
-    support.push({ path: `${pyName}.py`, content: PYTEST_GUARD });
-  }
-  return { env, support };
-}
-
-/** Whether the command starts Python with `-I` or `-E`, under which it ignores PYTHONPATH. */
-function runsIsolatedPython(command: readonly string[]): boolean {
-  if (!/(^|\/)python[\d.]*$/.test(command[0] ?? "")) return false;
-  for (const arg of command.slice(1)) {
-    if (!arg.startsWith("-") || arg.startsWith("--") || arg === "-m" || arg === "-c") return false;
-    if (/^-[A-Za-z]*[IE]/.test(arg)) return true;
-  }
-  return false;
+  if (ignoresPythonPath(command)) return { env, support, argv: (argv) => [...argv] };
+  env.PYTEST_ADDOPTS = join(taskEnv.PYTEST_ADDOPTS, `-p ${pyName}`);
+  env.PYTHONPATH = join(taskEnv.PYTHONPATH, SUPPORT_DIR, ":");
+  support.push({ path: `${pyName}.py`, content: PYTEST_GUARD });
+  return { env, support, argv: (argv) => withPythonPath(argv, SUPPORT_DIR) };
 }
 
 function join(existing: string | undefined, added: string, separator = " "): string {

@@ -13,7 +13,8 @@ import { verifyRollouts } from "../src/verify/verify-rollouts.ts";
 import { WorkspaceFactory } from "../src/verify/workspace.ts";
 import { compareSuite, wholeSuitePack } from "../test/fidelity/fidelity.ts";
 import { loadManifest, MANIFEST_PATH } from "../test/fidelity/manifest.ts";
-import { materialize, realcodeMissing } from "../test/fidelity/upstream.ts";
+import { materialize } from "../test/fidelity/upstream.ts";
+import { REALCODE, realcodeSkip } from "../test/support/realcode.ts";
 import { median, report } from "./stats.ts";
 
 /**
@@ -294,13 +295,12 @@ async function guardCost(sandbox: SandboxBackend, root: string): Promise<void> {
   const repos = manifest.repositories.filter((r) => GUARD_COST_REPOS.includes(r.name));
   if (repos.length !== GUARD_COST_REPOS.length)
     throw new Error(`the fidelity manifest lacks one of ${GUARD_COST_REPOS.join(", ")}`);
-  const bundles = repos.flatMap((r) => (r.source.kind === "bundle" ? [r.source.file] : []));
-  const missing = realcodeMissing(process.env.GAGAR_REALCODE, bundles);
+  const missing = realcodeSkip(GUARD_COST_REPOS);
   if (missing) {
     report("guards' cost on real repositories' suites", `skipped: ${missing}`);
     return;
   }
-  const realcode = resolve(process.env.GAGAR_REALCODE!);
+  const realcode = resolve(REALCODE!);
   const common = { sandbox, environmentCache: join(root, "environments") };
   const guarded = new Verifier({ ...common, guards: true });
   const bare = new Verifier({ ...common, guards: false });

@@ -23,14 +23,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Judged, runFidelity, type SuiteResult, type TaskResult } from "./fidelity/fidelity.ts";
 import { loadManifest, MANIFEST_PATH } from "./fidelity/manifest.ts";
 import { renderTables, replaceTables } from "./fidelity/table.ts";
-import { realcodeMissing } from "./fidelity/upstream.ts";
 import { NETWORK_SKIP } from "./support/debian-rootfs.ts";
+import { REALCODE, realcodeSkip } from "./support/realcode.ts";
 import { bwrapForTests } from "./support/sandbox.ts";
 
 const manifest = loadManifest(fileURLToPath(MANIFEST_PATH));
-const bundles = manifest.repositories.flatMap((r) => (r.source.kind === "bundle" ? [r.source.file] : []));
-const realcode = process.env.GAGAR_REALCODE;
-const SKIP = NETWORK_SKIP ?? realcodeMissing(realcode, bundles);
+const bundled = manifest.repositories.filter((r) => r.source.kind === "bundle").map((r) => r.name);
+const SKIP = NETWORK_SKIP ?? realcodeSkip(bundled);
 
 const critical = (j: Judged | undefined) => (j?.findings ?? []).filter((f) => f.severity === "critical");
 const describeJudged = (j: Judged | undefined) =>
@@ -48,7 +47,7 @@ describe.skipIf(SKIP !== undefined)(
       const started = performance.now();
       results = await runFidelity({
         manifest,
-        realcode: resolve(realcode!),
+        realcode: resolve(REALCODE!),
         workDir,
         sandbox: await bwrapForTests(),
         jobs: 2,

@@ -19,11 +19,8 @@ const Id = z.string().regex(/^[a-z0-9][a-z0-9.-]*$/, "lower-case letters, digits
 
 /** Where a repository's history comes from. */
 const Source = z.discriminatedUnion("kind", [
-  z.strictObject({
-    kind: z.literal("bundle"),
-    /** A git bundle of the repository in GAGAR_REALCODE. */
-    file: z.string().regex(/^[A-Za-z0-9._+-]+\.bundle$/, "a bundle file name"),
-  }),
+  /** A git bundle of the repository in GAGAR_REALCODE, named `<owner>+<name>.bundle` (test/support/realcode.ts). */
+  z.strictObject({ kind: z.literal("bundle") }),
   z.strictObject({
     kind: z.literal("npm"),
     /** A package whose published tarballs ship its own tests; its history is those tarballs in order. */

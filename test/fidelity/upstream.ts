@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, rmSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { globToRegExp } from "../../src/verify/glob.ts";
@@ -57,7 +57,8 @@ export async function materialize(
   mkdirSync(join(gitDir, ".."), { recursive: true });
   const source = repo.source;
   if (source.kind === "bundle") {
-    await run("git", ["clone", "--quiet", "--bare", join(realcode, source.file), gitDir], { env: GIT_ENV });
+    const bundle = join(realcode, `${repo.name.replace("/", "+")}.bundle`);
+    await run("git", ["clone", "--quiet", "--bare", bundle, gitDir], { env: GIT_ENV });
     return { gitDir, commit: (revision) => revision };
   }
   const byVersion = new Map<string, string>();
@@ -170,16 +171,4 @@ export async function suiteFiles(repo: FidelityRepository, upstream: UpstreamRep
     .filter(Boolean);
   const globs = repo.suite.files.map((g) => globToRegExp(g));
   return paths.filter((p) => globs.some((g) => g.test(p))).sort();
-}
-
-/** Whether the folder exists and holds a bundle the manifest names (the realcode folder). */
-export function realcodeMissing(
-  realcode: string | undefined,
-  bundles: readonly string[],
-): string | undefined {
-  if (!realcode) return "set GAGAR_REALCODE to the folder of real repositories' git bundles (.ci/run does)";
-  if (!existsSync(realcode)) return `GAGAR_REALCODE=${realcode} does not exist`;
-  const present = new Set(readdirSync(realcode));
-  const missing = bundles.filter((b) => !present.has(b));
-  return missing.length ? `GAGAR_REALCODE=${realcode} lacks ${missing.join(", ")}` : undefined;
 }

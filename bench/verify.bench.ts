@@ -1,7 +1,8 @@
 import { execFileSync, spawn } from "node:child_process";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { selectBackend } from "../src/sandbox/select.ts";
 import type { SandboxBackend } from "../src/sandbox/types.ts";
 import { IdmappedLowers } from "../src/verify/idmapped-lowers.ts";
@@ -10,6 +11,10 @@ import { loadTaskPack, type TaskPack } from "../src/verify/task-pack.ts";
 import { Verifier } from "../src/verify/verifier.ts";
 import { verifyRollouts } from "../src/verify/verify-rollouts.ts";
 import { WorkspaceFactory } from "../src/verify/workspace.ts";
+import { compareSuite, wholeSuitePack } from "../test/fidelity/fidelity.ts";
+import { loadManifest, MANIFEST_PATH } from "../test/fidelity/manifest.ts";
+import { materialize } from "../test/fidelity/upstream.ts";
+import { REALCODE, realcodeSkip } from "../test/support/realcode.ts";
 import { median, report } from "./stats.ts";
 
 /**
@@ -20,7 +25,10 @@ import { median, report } from "./stats.ts";
  *    whole group of 8 candidates through verifyRollouts;
  * 2. workspace preparation for a 10,000-file repository [< 100 ms], next to the one-off snapshot build
  *    and the plain-copy fallback;
- * 3. throughput of `verifyRollouts` with 2 parallel sandboxes vs 1.
+ * 3. throughput of `verifyRollouts` with 2 parallel sandboxes vs 1;
+ * 4. the guards' cost on real repositories' whole test suites (the fidelity suite's, test/fidelity/): the
+ *    same suite verified with the guards and without them (`VerifierOptions.guards: false`), alternating
+ *    rep by rep, as a ratio guarded / bare. Needs GAGAR_REALCODE (skipped with the reason otherwise).
  * Bare and sandboxed runs alternate rep by rep so both see the same drift of a shared machine;
  * BENCH_VERBOSE=1 prints every rep's times (bare, on demand, bare, ahead) on stderr.
  */
@@ -278,6 +286,52 @@ async function throughput(sandbox: SandboxBackend, root: string): Promise<void> 
   report("throughput ratio --jobs 2 / --jobs 1", (perMinute[2]! / perMinute[1]!).toFixed(2));
 }
 
+/** Python repositories of the fidelity manifest whose suites need nothing but the host (no registry). */
+const GUARD_COST_REPOS = ["hynek/structlog", "marshmallow-code/marshmallow"];
+const GUARD_COST_REPS = 5;
+
+async function guardCost(sandbox: SandboxBackend, root: string): Promise<void> {
+  const manifest = loadManifest(fileURLToPath(MANIFEST_PATH));
+  const repos = manifest.repositories.filter((r) => GUARD_COST_REPOS.includes(r.name));
+  if (repos.length !== GUARD_COST_REPOS.length)
+    throw new Error(`the fidelity manifest lacks one of ${GUARD_COST_REPOS.join(", ")}`);
+  const missing = realcodeSkip(GUARD_COST_REPOS);
+  if (missing) {
+    report("guards' cost on real repositories' suites", `skipped: ${missing}`);
+    return;
+  }
+  const realcode = resolve(REALCODE!);
+  const common = { sandbox, environmentCache: join(root, "environments") };
+  const guarded = new Verifier({ ...common, guards: true });
+  const bare = new Verifier({ ...common, guards: false });
+  try {
+    for (const repo of repos) {
+      const upstream = await materialize(repo, join(root, "repos"), realcode, root);
+      const pack = await wholeSuitePack(repo, upstream, join(root, "suites"));
+      await compareSuite(pack, guarded, bare);
+      const ratios: number[] = [];
+      const times = { guarded: [] as number[], bare: [] as number[] };
+      let tests = 0;
+      for (let i = 0; i < GUARD_COST_REPS; i++) {
+        await Promise.all([guarded.idle(), bare.idle()]);
+        const runs = await compareSuite(pack, guarded, bare, i % 2 === 1);
+        if (runs.differences.length)
+          throw new Error(`${repo.name}: ${runs.differences.length} tests differ with the guards`);
+        tests = runs.guarded.tests;
+        times.guarded.push(runs.guarded.ms);
+        times.bare.push(runs.bare.ms);
+        ratios.push(runs.guarded.ms / runs.bare.ms);
+      }
+      const label = `${repo.name} whole suite (${tests} tests)`;
+      report(`${label}: bare (median ms)`, median(times.bare).toFixed(0));
+      report(`${label}: guarded (median ms)`, median(times.guarded).toFixed(0));
+      report(`${label}: guards' cost, guarded / bare, median of pairs`, median(ratios).toFixed(2));
+    }
+  } finally {
+    await Promise.all([guarded.close(), bare.close()]);
+  }
+}
+
 export async function run(): Promise<void> {
   const root = mkdtempSync(join(tmpdir(), "gagar-verify-bench-"));
   try {
@@ -287,6 +341,7 @@ export async function run(): Promise<void> {
     await groupOverhead(sandbox, root);
     await workspacePrep(root);
     await throughput(sandbox, root);
+    await guardCost(sandbox, root);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }

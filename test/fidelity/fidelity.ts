@@ -1,0 +1,284 @@
+import { cpSync, mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { createLimiter } from "../../src/concurrency/limiter.ts";
+import type { Finding } from "../../src/contracts/finding.ts";
+import type { TaskSpec } from "../../src/contracts/task-spec.ts";
+import type { TestStatus } from "../../src/contracts/verdict.ts";
+import { InputError } from "../../src/errors.ts";
+import type { SandboxBackend } from "../../src/sandbox/types.ts";
+import { checkTask } from "../../src/tasks/check.ts";
+import { importSweBench } from "../../src/tasks/import.ts";
+import { exportTree } from "../../src/verify/git-tree-export.ts";
+import { runnerNamed } from "../../src/verify/runners/registry.ts";
+import { saveCheck } from "../../src/verify/task-check-file.ts";
+import { listHiddenTests, loadTaskPack, type TaskPack } from "../../src/verify/task-pack.ts";
+import { type Outcome, Verifier, type VerifyCallOptions } from "../../src/verify/verifier.ts";
+import { compareObserved } from "./compare.ts";
+import type { FidelityManifest, FidelityRepository } from "./manifest.ts";
+import { materialize, suiteFiles, type UpstreamRepo, upstreamInstance } from "./upstream.ts";
+
+/**
+ * The real-code fidelity suite: every task of the manifest is imported from upstream history through
+ * gagar's own import (`importSweBench`, FAIL_TO_PASS derived by running) and checked as `gagar tasks
+ * import --check` checks it (`checkTask`: the empty and the gold patch judged on the imported task, with
+ * their findings kept); every repository's whole suite is run
+ * through the verifier with the guards and without them (`VerifierOptions.guards: false`), and the
+ * per-test results compared. Nothing here decides a verdict: it collects what the verifier said, and the
+ * test (realcode-fidelity.network.test.ts) says what must hold.
+ */
+
+export interface Judged {
+  reason: Outcome["reason"];
+  detail?: string;
+  findings: Finding[];
+}
+
+export interface TaskResult {
+  repository: string;
+  task: string;
+  /** The fixing commit (or version) and its base. */
+  fix: string;
+  base: string;
+  runner: string;
+  /** Why the import failed, when it did (then nothing else is set). */
+  importError?: string;
+  failToPass?: number;
+  passToPass?: number;
+  /** What `--check` found wrong, if anything. */
+  checkProblems?: string[];
+  gold?: Judged;
+  empty?: Judged;
+  /** The gold run's output tail and failure messages, for a reader chasing a failure. */
+  goldDiagnostics?: string;
+}
+
+export interface SuiteResult {
+  repository: string;
+  at: string;
+  runner: string;
+  files: number;
+  /** Why the suite could not be run, when it could not. */
+  error?: string;
+  guarded?: Judged & { tests: number; ms: number };
+  bare?: Judged & { tests: number; ms: number };
+  /** Tests whose status differs between the two runs (a test missing from one counts as `missing`). */
+  differences?: { id: string; guarded: TestStatus; bare: TestStatus }[];
+  /** Tests both runs agree on. */
+  agreeing?: number;
+}
+
+export interface FidelityOptions {
+  manifest: FidelityManifest;
+  /** The folder of git bundles (GAGAR_REALCODE). */
+  realcode: string;
+  /** Scratch folder for repositories, instances and task packs (removed by the caller). */
+  workDir: string;
+  sandbox: SandboxBackend;
+  environmentCache?: string;
+  /** Repositories or tasks worked on at once. */
+  jobs?: number;
+  /** Only these repositories (owner/name). */
+  only?: readonly string[];
+  log?: (message: string) => void;
+}
+
+/** A verifier that keeps the last outcome of each (task id, patch) it judged, so the check's runs can be read back with their findings. */
+class RecordingVerifier extends Verifier {
+  readonly outcomes = new Map<string, Outcome>();
+  override async verify(pack: TaskPack, patch: string, call?: VerifyCallOptions): Promise<Outcome> {
+    const outcome = await super.verify(pack, patch, call);
+    this.outcomes.set(`${pack.spec.id}\0${patch}`, outcome);
+    return outcome;
+  }
+}
+
+export async function runFidelity(
+  options: FidelityOptions,
+): Promise<{ tasks: TaskResult[]; suites: SuiteResult[] }> {
+  const log = options.log ?? (() => {});
+  const common = { sandbox: options.sandbox, environmentCache: options.environmentCache, log, warn: log };
+  const guarded = new RecordingVerifier({ ...common, guards: true });
+  const bare = new Verifier({ ...common, guards: false });
+  const limit = createLimiter(options.jobs ?? 2);
+  const repos = options.manifest.repositories.filter((r) => !options.only || options.only.includes(r.name));
+  const upstreams = new Map<string, Promise<UpstreamRepo>>();
+  const upstreamOf = (repo: FidelityRepository) => {
+    let pending = upstreams.get(repo.name);
+    if (!pending) {
+      pending = materialize(repo, join(options.workDir, "repos"), options.realcode, options.workDir);
+      upstreams.set(repo.name, pending);
+    }
+    return pending;
+  };
+  try {
+    await Promise.all([guarded.selfTest(), bare.selfTest()]);
+    const taskRuns = repos.flatMap((repo) =>
+      repo.tasks.map((task) =>
+        limit(async (): Promise<TaskResult> => {
+          const result: TaskResult = {
+            repository: repo.name,
+            task: task.id,
+            fix: task.fix,
+            base: task.base,
+            runner: repo.runner,
+          };
+          const started = performance.now();
+          try {
+            const upstream = await upstreamOf(repo);
+            const instance = await upstreamInstance(repo, upstream, task);
+            const file = join(options.workDir, "instances", `${task.id}.jsonl`);
+            mkdirSync(dirname(file), { recursive: true });
+            writeFileSync(file, `${JSON.stringify(instance)}\n`);
+            await importSweBench(file, {
+              reposDir: join(options.workDir, "repos"),
+              outDir: join(options.workDir, "tasks"),
+              testCommand: repo.command,
+              timeoutSec: repo.timeoutSec,
+              verifier: guarded,
+              log,
+            });
+          } catch (e) {
+            // The scratch instance file's path says nothing to a reader of the table: the field and why.
+            result.importError =
+              e instanceof InputError && e.location.field
+                ? `${e.location.field}: ${e.detail}`
+                : (e as Error).message;
+            log(`${task.id}: import failed: ${result.importError}`);
+            return result;
+          }
+          const pack = loadTaskPack(join(options.workDir, "tasks", task.id));
+          result.failToPass = pack.spec.failToPass.length;
+          result.passToPass = pack.spec.passToPass.length;
+          const check = await checkTask(guarded, pack);
+          saveCheck(pack, check);
+          if (!check.valid) result.checkProblems = check.problems;
+          const gold = guarded.outcomes.get(`${task.id}\0${pack.referencePatch}`);
+          const empty = guarded.outcomes.get(`${task.id}\0`);
+          if (gold) result.gold = judgedOf(gold);
+          if (empty) result.empty = judgedOf(empty);
+          if (gold && !gold.passed)
+            result.goldDiagnostics = [gold.failureMessages, gold.outputTail].filter(Boolean).join("\n");
+          log(
+            `${task.id}: F2P ${result.failToPass}, gold ${gold?.reason}, empty ${empty?.reason} (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+          );
+          return result;
+        }),
+      ),
+    );
+    const suiteRuns = repos.map((repo) =>
+      limit(async (): Promise<SuiteResult> => {
+        const result: SuiteResult = {
+          repository: repo.name,
+          at: repo.suite.at,
+          runner: repo.runner,
+          files: 0,
+        };
+        try {
+          const upstream = await upstreamOf(repo);
+          const pack = await wholeSuitePack(repo, upstream, join(options.workDir, "suites"));
+          result.files = pack.hiddenTests.length;
+          // Built once by the guarded session; the bare one finds it in the shared cache.
+          await guarded.task(pack);
+          const runs = await compareSuite(pack, guarded, bare);
+          Object.assign(result, runs);
+          log(
+            `${repo.name} whole suite: ${result.agreeing} agree, ${result.differences?.length} differ (guarded ${runs.guarded.reason} ${(runs.guarded.ms / 1000).toFixed(0)} s, bare ${runs.bare.reason} ${(runs.bare.ms / 1000).toFixed(0)} s)`,
+          );
+        } catch (e) {
+          result.error = (e as Error).message;
+          log(`${repo.name} whole suite: ${result.error}`);
+        }
+        return result;
+      }),
+    );
+    return { tasks: await Promise.all(taskRuns), suites: await Promise.all(suiteRuns) };
+  } finally {
+    await Promise.all([guarded.close(), bare.close()]);
+  }
+}
+
+function judgedOf(outcome: Outcome): Judged {
+  return {
+    reason: outcome.reason,
+    ...(outcome.detail !== undefined && { detail: outcome.detail }),
+    findings: outcome.findings,
+  };
+}
+
+/**
+ * The repository at the suite's revision as a task pack whose hidden tests are every file of its suite
+ * (laid over the same files, unchanged), so `{tests}` names the whole suite. It has no failToPass of its
+ * own: like the import's derivation, the run is asked for every test it reported (`observe`).
+ */
+export async function wholeSuitePack(
+  repo: FidelityRepository,
+  upstream: UpstreamRepo,
+  suitesDir: string,
+): Promise<TaskPack> {
+  const id = `${repo.name.replace("/", "__")}-suite`;
+  const dir = join(suitesDir, id);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const repoDir = join(dir, "repo");
+  await exportTree(upstream.gitDir, upstream.commit(repo.suite.at), repoDir);
+  const files = await suiteFiles(repo, upstream);
+  if (files.length === 0) throw new Error(`no file of ${repo.suite.files.join(", ")} at ${repo.suite.at}`);
+  for (const file of files) cpSync(join(repoDir, file), join(dir, "tests", file));
+  const runner = runnerNamed(repo.runner);
+  const spec: TaskSpec = {
+    schemaVersion: 2,
+    id,
+    statement: `the whole test suite of ${repo.name} at ${repo.suite.at}`,
+    language: repo.language,
+    test: {
+      runner: repo.runner,
+      ...(repo.command && { command: repo.command }),
+      env: {},
+      report: "junit",
+    },
+    environment: repo.environment,
+    failToPass: ["(whole suite)"],
+    passToPass: [],
+    timeoutSec: repo.timeoutSec,
+    protectedPaths: [],
+  };
+  writeFileSync(join(dir, "task.json"), `${JSON.stringify(spec, null, 2)}\n`);
+  return {
+    dir,
+    spec,
+    runner,
+    command: repo.command ?? [...runner.defaultCommand],
+    repoDir,
+    testsDir: join(dir, "tests"),
+    hiddenTests: listHiddenTests(join(dir, "tests")),
+  };
+}
+
+/**
+ * The whole suite with the guards and without them, one after the other (the bare run first with
+ * `bareFirst`, so that repeated measurements can alternate), and where their results differ.
+ */
+export async function compareSuite(
+  pack: TaskPack,
+  guarded: Verifier,
+  bare: Verifier,
+  bareFirst = false,
+): Promise<Required<Pick<SuiteResult, "guarded" | "bare" | "differences" | "agreeing">>> {
+  const timed = async (verifier: Verifier) => {
+    const t0 = performance.now();
+    const outcome = await verifier.verify(pack, "", { observe: true });
+    return { outcome, ms: performance.now() - t0 };
+  };
+  const first = await timed(bareFirst ? bare : guarded);
+  const second = await timed(bareFirst ? guarded : bare);
+  const [withGuards, without] = bareFirst ? [second, first] : [first, second];
+  const a = withGuards.outcome.observed ?? {};
+  const b = without.outcome.observed ?? {};
+  const { agreeing, differences } = compareObserved(a, b);
+  const side = (run: { outcome: Outcome; ms: number }, observed: Record<string, TestStatus>) => ({
+    ...judgedOf(run.outcome),
+    tests: Object.keys(observed).length,
+    ms: run.ms,
+  });
+  return { guarded: side(withGuards, a), bare: side(without, b), differences, agreeing };
+}

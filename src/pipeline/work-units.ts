@@ -9,7 +9,7 @@ import type { Grader } from "../grade/types.ts";
 import { HandBack, type JobContext, type JobHandler } from "../queue/types.ts";
 import type { SandboxBackend } from "../sandbox/types.ts";
 import { patchSha256 } from "../store/patch-sha.ts";
-import type { PackSource } from "../verify/pack-catalog.ts";
+import type { PackSource } from "../verify/pack/pack-catalog.ts";
 import { Verifier } from "../verify/verifier.ts";
 import { verifyRollouts } from "../verify/verify-rollouts.ts";
 

@@ -13,7 +13,7 @@ import { InputError } from "../errors.ts";
 import { parseRecord } from "../io/validate.ts";
 import type { JobQueue, JobSnapshot } from "../queue/types.ts";
 import type { RunStore } from "../store/run-store.ts";
-import { packArchive } from "../verify/pack-archive.ts";
+import { packArchive } from "../verify/pack/pack-archive.ts";
 import { bearerMatches } from "./auth.ts";
 import { errorAnswer, HttpError } from "./http-errors.ts";
 import type { ServiceMetrics } from "./metrics.ts";

@@ -10,7 +10,7 @@ import type { JobQueue } from "../queue/types.ts";
 import type { BackendName } from "../sandbox/select.ts";
 import { selectBackend } from "../sandbox/select.ts";
 import { openStore } from "../store/run-store.ts";
-import { PackCatalog, PackSource } from "../verify/pack-catalog.ts";
+import { PackCatalog, PackSource } from "../verify/pack/pack-catalog.ts";
 import { buildApp, type ServiceLimits } from "./app.ts";
 import { isLoopback } from "./auth.ts";
 import { ServiceMetrics } from "./metrics.ts";

@@ -7,28 +7,33 @@ import { fileURLToPath } from "node:url";
 import type { Finding } from "../contracts/finding.ts";
 import { SandboxError } from "../errors.ts";
 import type { SandboxBackend } from "../sandbox/types.ts";
-import { type CandidateRun, type CandidateRunDeps, REPORT_CAP, startCandidateRun } from "./candidate-run.ts";
-import { type Graded, grade } from "./grade.ts";
+import { type GateLimits, gatePatch, type ProtectedPolicy } from "./gate/patch-gate.ts";
+import { scanSuspicious } from "./gate/suspicious-patterns.ts";
+import { toolchainModules } from "./gate/toolchain-modules.ts";
 import { GUARD_CAP } from "./guards/guard-setup.ts";
-import { IdmappedLowers } from "./idmapped-lowers.ts";
-import { outputTail } from "./output-tail.ts";
-import { type GateLimits, gatePatch, type ProtectedPolicy } from "./patch-gate.ts";
-import { ReadyRuns } from "./ready-runs.ts";
+import type { TaskPack } from "./pack/task-pack.ts";
+import {
+  type CandidateRun,
+  type CandidateRunDeps,
+  REPORT_CAP,
+  startCandidateRun,
+} from "./run/candidate-run.ts";
+import { outputTail } from "./run/output-tail.ts";
+import { ReadyRuns } from "./run/ready-runs.ts";
+import { safeReadFile } from "./run/safe-read.ts";
+import { planTests } from "./run/test-plan.ts";
 import { canaryNames, maskCanaryNames } from "./runners/canary.ts";
 import { REPORT_FD, type TestPlan } from "./runners/types.ts";
-import { safeReadFile } from "./safe-read.ts";
-import { claimSession, SESSION_PREFIX, sweepStaleSessions } from "./stale-sessions.ts";
-import { scanSuspicious } from "./suspicious-patterns.ts";
-import type { TaskPack } from "./task-pack.ts";
-import { prepareTask, type TaskState } from "./task-state.ts";
-import { planTests } from "./test-plan.ts";
-import { toolchainModules } from "./toolchain-modules.ts";
+import { claimSession, SESSION_PREFIX, sweepStaleSessions } from "./session/stale-sessions.ts";
+import { type Graded, grade } from "./verdict/verdict.ts";
+import { IdmappedLowers } from "./workspace/idmapped-lowers.ts";
+import { prepareTask, type TaskState } from "./workspace/task-state.ts";
 import {
   DEFAULT_WORKSPACE_LIMITS,
   type Workspace,
   WorkspaceFactory,
   type WorkspaceLimits,
-} from "./workspace.ts";
+} from "./workspace/workspace.ts";
 
 /**
  * One verification session: verifies candidate patches for task packs in a sandbox.
@@ -38,7 +43,7 @@ import {
  * with `git -c core.hooksPath=/dev/null apply` (no fallback) before any candidate code exists, drops
  * bytecode, then runs the tests with the report on a pipe, kills every leftover process and writes the
  * reports to /out → the verifier reads them safely (safe-read.ts) after the sandbox is gone → verdict
- * (grade.ts). Hidden tests, protected pristine files and canaries are read-only binds laid over the
+ * (verdict/verdict.ts). Hidden tests, protected pristine files and canaries are read-only binds laid over the
  * workspace for the whole run, so neither the patch nor code running during the tests can change them;
  * the sandbox removes (never follows) whatever stands where a bind goes.
  *
@@ -119,7 +124,7 @@ export interface VerifierStats {
 /** The verifier's result for one patch: the graded test run, or a gate rejection in the same shape. */
 export type Outcome = Graded;
 
-const RUNNER_SOURCE = fileURLToPath(new URL("./sandbox-runner.py", import.meta.url));
+const RUNNER_SOURCE = fileURLToPath(new URL("./run/sandbox-runner.py", import.meta.url));
 
 export class Verifier {
   private readonly root: string;

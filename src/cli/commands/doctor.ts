@@ -10,7 +10,7 @@ import type { Availability, SandboxBackend } from "../../sandbox/types.ts";
 import { createUnsandboxedBackend } from "../../sandbox/unsandboxed.ts";
 import { createUnshareBackend } from "../../sandbox/unshare.ts";
 import { ENVIRONMENTS } from "../../verify/environments/registry.ts";
-import { IdmappedLowers } from "../../verify/idmapped-lowers.ts";
+import { IdmappedLowers } from "../../verify/workspace/idmapped-lowers.ts";
 import { type SuiteTool, suiteTools } from "../suite-tools.ts";
 
 /** The Python that sandboxed test runs use: Debian's, world-readable (pyenv's under /root is not). */

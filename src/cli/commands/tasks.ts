@@ -9,9 +9,9 @@ import { BACKEND_NAMES, type BackendName, selectBackend } from "../../sandbox/se
 import { BENCHMARKS, type Benchmark } from "../../tasks/benchmark-ids.ts";
 import { checkTask, describeCheck, describeNotes, type TaskCheck } from "../../tasks/check.ts";
 import { type ImportReport, importSweBench } from "../../tasks/import.ts";
-import { splitCommand } from "../../verify/argv-split.ts";
-import { currentCheck, saveCheck } from "../../verify/task-check-file.ts";
-import { loadTaskPacks } from "../../verify/task-pack.ts";
+import { splitCommand } from "../../verify/pack/argv-split.ts";
+import { currentCheck, saveCheck } from "../../verify/pack/task-check-file.ts";
+import { loadTaskPacks } from "../../verify/pack/task-pack.ts";
 import { Verifier } from "../../verify/verifier.ts";
 import { numberIn, sandboxJobs } from "../options.ts";
 import { renderTable } from "../table.ts";

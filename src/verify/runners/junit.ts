@@ -1,4 +1,4 @@
-import type { JunitCase } from "../junit-report.ts";
+import type { JunitCase } from "../verdict/junit-report.ts";
 import { expandCommand, nonce } from "./canary.ts";
 import type { PlannedRun, TestPlan, TestRunner } from "./types.ts";
 import { REPORT_PATH } from "./types.ts";

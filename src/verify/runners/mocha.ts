@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import type { JunitCase } from "../junit-report.ts";
+import type { JunitCase } from "../verdict/junit-report.ts";
 import { assertCanaries, expandCommand, nonce } from "./canary.ts";
 import { handOffLines, jsHarness, MOCHA_HARNESS } from "./harness-surfaces.ts";
 import { inlineJsFiles } from "./inline-canaries.ts";

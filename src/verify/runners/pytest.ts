@@ -1,6 +1,6 @@
 import { posix } from "node:path";
-import type { JunitCase } from "../junit-report.ts";
-import { pytestCaseId, pytestCaseKey, pytestKey } from "../test-ids.ts";
+import type { JunitCase } from "../verdict/junit-report.ts";
+import { pytestCaseId, pytestCaseKey, pytestKey } from "../verdict/test-ids.ts";
 import { expandCommand, ints, nonce } from "./canary.ts";
 import { pythonInlineCanaries } from "./inline-canaries.ts";
 import { fileOfId } from "./js-ids.ts";

@@ -1,4 +1,4 @@
-import type { JunitCase } from "../junit-report.ts";
+import type { JunitCase } from "../verdict/junit-report.ts";
 import type { HarnessObject } from "./harness-surfaces.ts";
 
 /**

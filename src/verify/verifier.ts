@@ -19,7 +19,7 @@ import {
   startCandidateRun,
 } from "./run/candidate-run.ts";
 import { outputTail } from "./run/output-tail.ts";
-import { ReadyRuns } from "./run/ready-runs.ts";
+import { ReadyRuns } from "./run/run-pool.ts";
 import { safeReadFile } from "./run/safe-read.ts";
 import { planTests } from "./run/test-plan.ts";
 import { canaryNames, maskCanaryNames } from "./runners/canary.ts";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { CandidateRun } from "./candidate-run.ts";
-import { ReadyRuns } from "./ready-runs.ts";
+import { ReadyRuns } from "./run-pool.ts";
 
 /** Just enough of a CandidateRun for the pool's bookkeeping (it never starts or delivers). */
 function fakeRun(name: string, ended = false): CandidateRun & { name: string } {

@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { getEstimator } from "../advantage/estimators.ts";
 import { ConfigError, InputError, isUserError } from "../errors.ts";
-import { graderNames } from "../grade/registry.ts";
+import { graderCapabilities, graderNames } from "../grade/registry.ts";
 import { serviceJobHandler } from "../pipeline/service-jobs.ts";
 import { graderCache, unitHandler, VerifierSessions, type VerifyUnit } from "../pipeline/work-units.ts";
 import { openQueue } from "../queue/open-queue.ts";
@@ -165,7 +165,7 @@ export function prepareContext(
           { file: BODY, field: "grader" },
           `unknown grader "${name}"; known graders: ${graderNames().join(", ")}`,
         );
-      if (name !== "static") {
+      if (graderCapabilities(name)?.needsModel) {
         if (!o.graderSettings[name])
           throw new InputError(
             { file: BODY, field: "grader" },

@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { loadConfig, resolveConfig } from "../../config/load.ts";
 import type { Config } from "../../config/schema.ts";
 import { agentOptions } from "../../grade/agent/settings.ts";
+import { graderCapabilities } from "../../grade/registry.ts";
 import { checkOutputDir } from "../../io/output-paths.ts";
 import { renderGroup, renderMetrics } from "../../pipeline/report.ts";
 import { type FinishedStep, runTraining } from "../../pipeline/run.ts";
@@ -75,8 +76,9 @@ async function runAndReport(config: Config, options: { steps: number; resume?: s
     warn: log,
     policySource: (sandbox) => createPolicySourceFromConfig(config, sandbox, log),
     // Model graders may take their server, model and key from the environment, read here at the edge.
-    graderOptions:
-      config.grader === "static" ? config.graderOptions : agentOptions({}, process.env, config.graderOptions),
+    graderOptions: graderCapabilities(config.grader)?.needsModel
+      ? agentOptions({}, process.env, config.graderOptions)
+      : config.graderOptions,
   });
   try {
     log(

@@ -68,7 +68,7 @@ export function loadTaskPack(dir: string): TaskPack {
   checkTestIds(spec, runner, file, hiddenTests, repoDir);
   const pack: TaskPack = { dir: root, spec, runner, command, repoDir, testsDir, hiddenTests };
   const testFiles = testFilesOf(pack);
-  if (testFiles.length === 0 && runner.name !== "junit") {
+  if (testFiles.length === 0 && runner.needsTestFiles) {
     throw new InputError(
       { file, field: "failToPass" },
       `no test files for the ${runner.name} runner: none in tests/ looks like one, and no test id names one`,
@@ -136,10 +136,10 @@ export function commandOf(spec: TaskSpec, runner: TestRunner, file: string): str
   const i = argv.findIndex((a) => a.includes("{tests}") && a !== "{tests}");
   if (i >= 0)
     throw new InputError({ file, field: `test.command.${i}` }, "{tests} must be an argument on its own");
-  if (runner.name === "junit" && !spec.test.canaryCommand)
+  if (runner.needsCanaryCommand && !spec.test.canaryCommand)
     throw new InputError(
       { file, field: "test.canaryCommand" },
-      "the junit runner needs a canary command ({junit}, {pass}, {fail}, {message}; see src/verify/runners/junit.ts)",
+      `the ${runner.name} runner needs a canary command ({junit}, {pass}, {fail}, {message}; see src/verify/runners/${runner.name}.ts)`,
     );
   return argv;
 }

@@ -141,9 +141,9 @@ function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan,
     writeFileSync(source, file.content, { mode: 0o644 });
     readOnly.push({ source, target: `/workspace/${file.path}` });
   });
-  // The guards run inside the test process; without mounts (unsandboxed) their paths do not exist.
+  // The guards run inside the test process; without a sandbox's mounts their paths do not exist.
   const guard =
-    task && deps.guards && deps.sandbox.name !== "unsandboxed"
+    task && deps.guards && deps.sandbox.isolated
       ? guardSetup(task.guard, plan, task.pack.command, task.pack.spec.test.env)
       : null;
   [...plan.support, ...(guard?.support ?? [])].forEach((file, i) => {
@@ -171,7 +171,7 @@ function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan,
   if (root) readOnly.push({ source: "/usr", target: `${HOST_PREFIX}/usr` });
   const timeoutSec = task?.pack.spec.timeoutSec ?? DEFAULT_TIMEOUT_SEC;
   const runnerPlan = encodeRunnerPlan({
-    killOthers: deps.sandbox.name !== "unsandboxed",
+    killOthers: deps.sandbox.isolated,
     applyArgv: [...host("/usr/bin/git"), ...APPLY_ARGS],
     reportCapBytes: REPORT_CAP,
     timeoutMs: timeoutSec * 1000,

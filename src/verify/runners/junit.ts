@@ -17,6 +17,9 @@ import { REPORT_PATH } from "./types.ts";
  */
 export const junitRunner: TestRunner = {
   name: "junit",
+  idStyle: "own",
+  needsTestFiles: false,
+  needsCanaryCommand: true,
   defaultCommand: [],
   requires: ["{junit}"],
   python: false,

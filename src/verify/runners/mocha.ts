@@ -26,6 +26,9 @@ import { reporterFiles } from "./wrapped-js.ts";
  */
 export const mochaRunner: TestRunner = {
   name: "mocha",
+  idStyle: "titles",
+  needsTestFiles: true,
+  needsCanaryCommand: false,
   defaultCommand: ["node_modules/.bin/mocha", "--reporter={reporter}", "{tests}"],
   requires: ["{reporter}", "{tests}"],
   python: false,

@@ -16,6 +16,9 @@ import { REPORT_PATH } from "./types.ts";
  */
 export const pytestRunner: TestRunner = {
   name: "pytest",
+  idStyle: "nodes",
+  needsTestFiles: true,
+  needsCanaryCommand: false,
   // --rootdir=. pins node ids to the workspace root (an ini file in tests/ would otherwise move it).
   defaultCommand: [
     "python3",

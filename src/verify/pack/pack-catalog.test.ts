@@ -17,7 +17,7 @@ import { PackCatalog, PackSource } from "./pack-catalog.ts";
 import { packDigest } from "./pack-digest.ts";
 import { loadTaskPacks } from "./task-pack.ts";
 
-const EXAMPLES = resolve(import.meta.dirname, "../../examples/tasks");
+const EXAMPLES = resolve(import.meta.dirname, "../../../examples/tasks");
 const TASK = "tinyini-delimiter";
 
 let dir: string;

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { parseJunit, ReportError } from "./junit-report.ts";
 
 const fixture = (name: string) =>
-  readFileSync(new URL(`../../test/fixtures/verify/reports/${name}`, import.meta.url), "utf8");
+  readFileSync(new URL(`../../../test/fixtures/verify/reports/${name}`, import.meta.url), "utf8");
 
 describe("parseJunit", () => {
   it("reads a real pytest xunit1 report with every outcome", () => {

@@ -7,7 +7,7 @@ import { indexCases, pytestCaseId, pytestCaseKey, pytestKey, statusOf } from "./
 const nodeCaseId = (file: string, c: Parameters<typeof suiteTitles>[0]) => jsId(file, suiteTitles(c));
 
 const fixture = (name: string) =>
-  readFileSync(new URL(`../../test/fixtures/verify/reports/${name}`, import.meta.url), "utf8");
+  readFileSync(new URL(`../../../test/fixtures/verify/reports/${name}`, import.meta.url), "utf8");
 
 describe("pytest ids", () => {
   const cases = parseJunit(fixture("pytest-xunit1.xml"));

@@ -16,7 +16,7 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { renderTable } from "../src/cli/table.ts";
+import { renderTable } from "../src/io/table.ts";
 import { type Group, Group as GroupSchema } from "../src/contracts/group.ts";
 import { createAgentGrader } from "../src/grade/agent/agent-grader.ts";
 import { CandidateTrees } from "../src/grade/agent/candidate-trees.ts";

@@ -1,4 +1,4 @@
-import { renderTable, signed } from "../cli/table.ts";
+import { renderTable, signed } from "../io/table.ts";
 import type { Finding } from "../contracts/finding.ts";
 import type { StepMetrics } from "../metrics/step-metrics.ts";
 import type { StepGroup } from "./step.ts";

@@ -13,7 +13,7 @@ import { writeAtomically } from "../../io/atomic-output.ts";
 import { readJsonl, readJsonlAll, toJsonlLine } from "../../io/jsonl.ts";
 import { checkOutputFile } from "../../io/output-paths.ts";
 import { numberIn } from "../options.ts";
-import { renderTable, signed } from "../table.ts";
+import { renderTable, signed } from "../../io/table.ts";
 
 interface AdvantagesFlags {
   rankings?: string;

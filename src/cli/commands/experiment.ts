@@ -10,7 +10,7 @@ import { checkOutputFile } from "../../io/output-paths.ts";
 import { BACKEND_NAMES, type BackendName } from "../../sandbox/select.ts";
 import { EXAMPLE_PACK } from "../example-pack.ts";
 import { integerAtLeast, numberIn, sandboxJobs } from "../options.ts";
-import { renderTable } from "../table.ts";
+import { renderTable } from "../../io/table.ts";
 
 interface LengthFlags {
   tasks: string;

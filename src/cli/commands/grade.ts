@@ -9,7 +9,7 @@ import { createGrader, graderNames } from "../../grade/registry.ts";
 import { writeAtomically } from "../../io/atomic-output.ts";
 import { readJsonl, toJsonlLine } from "../../io/jsonl.ts";
 import { checkOutputFile } from "../../io/output-paths.ts";
-import { renderTable } from "../table.ts";
+import { renderTable } from "../../io/table.ts";
 import { type AgentCommandFlags, addAgentOptions, graderOptions } from "./grader.ts";
 
 /** Agent grader flags (--base-url, --model, --passes, --concurrency, …) come from grader.ts. */

@@ -14,7 +14,7 @@ import { currentCheck, saveCheck } from "../../verify/pack/task-check-file.ts";
 import { loadTaskPacks } from "../../verify/pack/task-pack.ts";
 import { Verifier } from "../../verify/verifier.ts";
 import { numberIn, sandboxJobs } from "../options.ts";
-import { renderTable } from "../table.ts";
+import { renderTable } from "../../io/table.ts";
 import { exitOnSignals } from "./verify.ts";
 
 interface ImportFlags {

@@ -13,7 +13,7 @@ import { summaryRows } from "../../verify/verdict/summary.ts";
 import { Verifier } from "../../verify/verifier.ts";
 import { type VerifyProgress, verifyRollouts } from "../../verify/verify-rollouts.ts";
 import { sandboxJobs } from "../options.ts";
-import { renderTable } from "../table.ts";
+import { renderTable } from "../../io/table.ts";
 
 interface VerifyFlags {
   tasks: string;

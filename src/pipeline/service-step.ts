@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { computeGroupAdvantages } from "../advantage/group-advantages.ts";
-import { AdvantageSettings } from "../config/schema.ts";
+import { AdvantageSettings } from "../contracts/advantage-settings.ts";
 import { type Group, SCHEMA_VERSION, Trajectory } from "../contracts/group.ts";
 import type { Ranking } from "../contracts/ranking.ts";
 import type { StepResult } from "../contracts/service.ts";

@@ -13,8 +13,8 @@ import { createGrader, graderCapabilities, graderNames } from "../../grade/regis
 import { writeAtomically } from "../../io/atomic-output.ts";
 import { readJsonl, readJsonlAll, toJsonlLine } from "../../io/jsonl.ts";
 import { checkOutputFile } from "../../io/output-paths.ts";
-import { integerAtLeast, numberIn } from "../options.ts";
 import { renderTable } from "../../io/table.ts";
+import { integerAtLeast, numberIn } from "../options.ts";
 
 /** The flags of the agent grader, shared by `gagar grade` and `gagar grader eval`. */
 export interface AgentCommandFlags extends AgentFlags {

@@ -5,6 +5,7 @@ import type { Config } from "../../config/schema.ts";
 import { agentOptions } from "../../grade/agent/settings.ts";
 import { graderCapabilities } from "../../grade/registry.ts";
 import { checkOutputDir } from "../../io/output-paths.ts";
+import { RUN_CONFIG_CHECKS } from "../../pipeline/config-checks.ts";
 import { renderGroup, renderMetrics } from "../../pipeline/report.ts";
 import { type FinishedStep, runTraining } from "../../pipeline/run.ts";
 import { buildServices } from "../../pipeline/services.ts";
@@ -21,7 +22,7 @@ export function registerRun(program: Command): void {
     .option("--resume [run-id]", "continue a run (default: the latest) instead of starting a new one")
     .option("-q, --quiet", "print only the step metrics, not every group")
     .action(async (flags: { config: string; steps: number; resume?: string | true; quiet?: boolean }) => {
-      const config = loadConfig(flags.config);
+      const config = loadConfig(flags.config, RUN_CONFIG_CHECKS);
       checkOutputDir(config.out, `${flags.config} (field out):`);
       await runAndReport(config, {
         steps: flags.steps,
@@ -52,6 +53,7 @@ export function registerRun(program: Command): void {
         },
         "gagar demo (embedded defaults)",
         process.cwd(),
+        RUN_CONFIG_CHECKS,
       );
       const started = performance.now();
       const outcome = await runAndReport(config, { steps: flags.steps });

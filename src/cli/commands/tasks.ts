@@ -4,6 +4,7 @@ import { z } from "zod";
 import { createLimiter } from "../../concurrency/limiter.ts";
 import { EnvironmentSpec, TEST_RUNNERS, type TestRunnerName } from "../../contracts/task-spec.ts";
 import { ConfigError, InputError, TaskFaultError } from "../../errors.ts";
+import { renderTable } from "../../io/table.ts";
 import { parseRecord } from "../../io/validate.ts";
 import { BACKEND_NAMES, type BackendName, selectBackend } from "../../sandbox/select.ts";
 import { BENCHMARKS, type Benchmark } from "../../tasks/benchmark-ids.ts";
@@ -14,7 +15,6 @@ import { currentCheck, saveCheck } from "../../verify/pack/task-check-file.ts";
 import { loadTaskPacks } from "../../verify/pack/task-pack.ts";
 import { Verifier } from "../../verify/verifier.ts";
 import { numberIn, sandboxJobs } from "../options.ts";
-import { renderTable } from "../../io/table.ts";
 import { exitOnSignals } from "./verify.ts";
 
 interface ImportFlags {

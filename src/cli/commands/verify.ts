@@ -6,6 +6,7 @@ import { InputError, SandboxError } from "../../errors.ts";
 import { writeAtomically } from "../../io/atomic-output.ts";
 import { readJsonlAll, toJsonlLine } from "../../io/jsonl.ts";
 import { checkOutputFiles } from "../../io/output-paths.ts";
+import { renderTable } from "../../io/table.ts";
 import { BACKEND_NAMES, type BackendName, selectBackend } from "../../sandbox/select.ts";
 import { loadTaskPacks, type TaskPack } from "../../verify/pack/task-pack.ts";
 import { buildGroups } from "../../verify/verdict/groups.ts";
@@ -13,7 +14,6 @@ import { summaryRows } from "../../verify/verdict/summary.ts";
 import { Verifier } from "../../verify/verifier.ts";
 import { type VerifyProgress, verifyRollouts } from "../../verify/verify-rollouts.ts";
 import { sandboxJobs } from "../options.ts";
-import { renderTable } from "../../io/table.ts";
 
 interface VerifyFlags {
   tasks: string;

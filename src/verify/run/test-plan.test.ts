@@ -37,7 +37,7 @@ describe("planTests", () => {
     const [run] = plan.runs;
     const wrapper = plan.files[0]!;
     expect(wrapper.path).toMatch(/^test\/stats\.[0-9a-f]{12}\.test\.mjs$/);
-    expect(wrapper.content.split("\n")[0]).toBe('import "../stats.test.js";');
+    expect(wrapper.content.split("\n")[0]).toBe('import "./stats.test.js";');
     expect(run!.argv).toEqual([
       "node",
       "--test",

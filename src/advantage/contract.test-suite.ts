@@ -80,7 +80,9 @@ export function estimatorContract(name: string, estimator: Estimator): void {
           ([rewards, order]) => {
             const advantages = run(rewards);
             const reordered = run(order.map((i) => rewards[i]!));
-            order.forEach((from, to) => expect(near(reordered[to]!, advantages[from]!, rewards)).toBe(true));
+            order.forEach((from, to) => {
+              expect(near(reordered[to]!, advantages[from]!, rewards)).toBe(true);
+            });
           },
         ),
       );
@@ -94,7 +96,9 @@ export function estimatorContract(name: string, estimator: Estimator): void {
             for (let j = 0; j < rewards.length; j++)
               if (rewards[i]! > rewards[j]!) expect(advantages[i]! >= advantages[j]! - 1e-9).toBe(true);
           const shifted = run(rewards.map((r) => r + shift));
-          shifted.forEach((a, i) => expect(near(a, advantages[i]!, rewards)).toBe(true));
+          shifted.forEach((a, i) => {
+            expect(near(a, advantages[i]!, rewards)).toBe(true);
+          });
         }),
       );
     });

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { ADVANTAGE_DEFAULTS } from "../contracts/advantage-settings.ts";
 /**
  * Every default of `gagar.config.json`, with the reason for its value. The schema (schema.ts) takes
@@ -56,8 +57,8 @@ export const DEFAULTS = {
   },
   /** The strongest sandbox available; `auto` never runs unsandboxed. */
   sandbox: "auto" as const,
-  /** Parallel verification sandboxes: one per core on the 2-core machines this runs on. */
-  verifyJobs: 2,
+  /** Parallel verification sandboxes: one per CPU of the host, since a test run mostly keeps one CPU busy. */
+  verifyJobs: availableParallelism(),
   /** The embedded grader needs no model, so it is the default; `agent` is the paper's grader. */
   grader: "static",
   advantage: ADVANTAGE_DEFAULTS,

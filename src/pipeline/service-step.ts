@@ -76,7 +76,7 @@ export function stepGroups(data: StepData, unitVerdicts: readonly Verdict[]): Ve
   });
 }
 
-/** Grading runs only for kept groups with two or more passing candidates (DESIGN.md). */
+/** Grading runs only for kept groups with two or more passing candidates (ARCHITECTURE.md, Formulas: redistribution needs k ≥ 2). */
 export function gradingNeeded(g: VerifiedGroup): boolean {
   return g.kept && g.group.candidates.filter((c) => c.passed).length >= 2;
 }

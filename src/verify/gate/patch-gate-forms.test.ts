@@ -3,7 +3,7 @@
  * public SWE-PolyBench predictions were refused by an earlier gate). For each form, `git apply --check`
  * must accept the original, the gate must accept it, and applying the gate's output must leave exactly
  * the tree that `git apply` of the original leaves; the paths the gate sees must be the paths git
- * reports (`git apply --numstat`). The forms DESIGN.md forbids stay refused in every header style.
+ * reports (`git apply --numstat`). The forms the gate refuses (gate-refusals.ts) stay refused in every header style.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";

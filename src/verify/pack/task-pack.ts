@@ -9,7 +9,7 @@ import type { TestRunner } from "../runners/types.ts";
 import { storedProblems } from "./task-check-file.ts";
 
 /**
- * Task packs: one folder per task (DESIGN.md "Task pack"):
+ * Task packs: one folder per task (docs/tasks.md):
  *
  *   <id>/task.json        TaskSpec (src/contracts/task-spec.ts); `id` must equal the folder name
  *   <id>/repo/            the repository at the base commit (a `.git` inside is ignored: no history)

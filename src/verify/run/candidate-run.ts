@@ -191,7 +191,7 @@ function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan,
     outputDir: workspace.outDir,
     readOnly,
     // The sandbox's base env sends bytecode to /tmp/pyc. That makes Python ignore the toolchain's own
-    // compiled stdlib and recompile it on every run (~0.5 s of CPU for pytest), and it moves pytest's
+    // compiled stdlib and recompile it on every run (the bulk of pytest's start), and it moves pytest's
     // rewrite cache to a directory the candidate can write. Unset, caches live beside the sources: the
     // workspace holds no bytecode by construction (snapshot.ts, the gate, the runner), and the
     // graded directories get a read-only empty __pycache__ (above).

@@ -25,8 +25,8 @@ stdin means the sandbox was not needed, and the runner exits without doing anyth
 It also applies the patch with `git apply` before any candidate code exists in the sandbox, and removes
 bytecode from the directories the patch wrote. Standard library only; runs with python3 -I -S -B.
 
-Startup is paid once per candidate, so the runner imports only builtin modules: json, shutil and
-threading cost ~20 ms of imports here (python3 -X importtime), and ctypes and signal another ~10 ms (for
+Startup is paid once per candidate, so the runner imports only builtin modules: json, shutil,
+threading, ctypes and signal are slow to import by comparison (python3 -X importtime shows it; for
 prctl it uses _ctypes directly, for signal handlers _signal, which skips signal's enum). Hence the plan is a
 NUL-separated token list (runner-plan.ts writes it), status.json comes from a small encoder, and the
 report pipe and the child's exit are watched with poll() on a pidfd instead of a reader thread.

@@ -19,7 +19,7 @@ const MAX_SNAPSHOTS = 8;
  * session's are swept with its folder (stale-sessions.ts).
  *
  * Why: the run uid must own the workspace. A `chown -R` of the overlay copies every file's metadata up,
- * ~200 ms for 10,000 files here, on every candidate; with the lower layer idmapped, only the (empty)
+ * a cost that grows with the repository, on every candidate; with the lower layer idmapped, only the (empty)
  * upper directory needs a chown and a workspace costs the same whatever the repository's size. Hosts
  * without idmapped mounts (Linux < 5.12, a filesystem without support, no python3) fall back to the
  * chown, with one warning.

@@ -7,8 +7,8 @@ object per line on stdin, and answers each in order with one line on stdout: {"o
 {"ok": false, "error": "..."}. It exits when stdin closes, and with the verifier if that dies.
 
 Why a service: every candidate gets a tmpfs and an overlay and loses them afterwards. With util-linux,
-each of these is a process, ~6-12 ms here, and Node's spawn blocks its event loop while it forks; as
-system calls from a process that is already up they cost well under a millisecond.
+each of these is a process, and Node's spawn blocks its event loop while it forks; as system calls
+from a process that is already up they cost next to nothing.
 
 Requests ("op" and its fields):
   tmpfs    target, size, inodes         size- and inode-limited tmpfs, mode 0700, nosuid, nodev

@@ -15,7 +15,7 @@ export class MountServiceGone extends Error {}
 
 /**
  * The client of mount-service.py: one long-lived root helper that makes and removes the verifier's own
- * mounts with system calls, instead of one util-linux process per mount (~6-12 ms each here, during
+ * mounts with system calls, instead of one util-linux process per mount (an exec each, during
  * which Node's spawn blocks the event loop). Requests are answered in order. The helper does not keep
  * the process alive while idle, and dies with it.
  */

@@ -8,16 +8,16 @@ import type { Snapshot } from "./snapshot.ts";
 /**
  * A fresh workspace per candidate, layered on the task's trusted snapshot (snapshot.ts).
  *
- * Choice (measured on this VM for a 10,000-file, 40 MB repository; bench/verify.bench.ts):
+ * Choice (bench/verify.bench.ts measures both on a 10,000-file, 40 MB repository):
  * - **overlay** (default, needs root): a size- and inode-limited tmpfs per candidate holds an overlayfs
- *   upper layer over the shared, read-only snapshot. Mounting costs ~1–2 ms (system calls from the
- *   mount service, mounts.ts; ~25 ms as util-linux processes) whatever the repository size; what the candidate writes is copied up into its own tmpfs, so the snapshot is never written,
+ *   upper layer over the shared, read-only snapshot. Mounting costs the same whatever the repository size
+ *   (system calls from the mount service, mounts.ts, or util-linux processes where it cannot run); what the candidate writes is copied up into its own tmpfs, so the snapshot is never written,
  *   and unmounting frees everything at once (no tree walk). Disk-fill attacks hit the tmpfs size
  *   (B6). Hard links were rejected: the sandbox chowns the workspace to its run uid, which would chown
  *   the shared inodes and make the pristine store writable. Reflinks need btrfs/xfs (this host is ext4).
  * - **copy** (fallback when mounts are not permitted): a plain recursive copy of the snapshot, inside
- *   a tmpfs when one can be mounted. Cost grows with the repository (~350 ms tmpfs→tmpfs, ~1.3 s from
- *   disk for 10,000 files), so the verifier says so once.
+ *   a tmpfs when one can be mounted. Cost grows with the repository (every file is
+ *   copied, for every candidate), so the verifier says so once.
  *
  * The same tmpfs holds `out/` (the sandbox's /out) and `ro/` (per-run read-only inputs: the plan,
  * canary files, the patch), so everything one candidate can fill is bounded by one size limit.

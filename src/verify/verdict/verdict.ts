@@ -1,4 +1,3 @@
-import { z } from "zod";
 import type { Finding } from "../../contracts/finding.ts";
 import type { MissingPassToPass } from "../../contracts/task-spec.ts";
 import type { TestStatus, VerdictReason } from "../../contracts/verdict.ts";
@@ -9,6 +8,7 @@ import type { SafeRead } from "../run/safe-read.ts";
 import type { TestPlan } from "../runners/types.ts";
 import { failureMessages } from "./failure-messages.ts";
 import { type JunitCase, parseJunit, ReportError } from "./junit-report.ts";
+import { parseStatus, type RunnerStatus } from "./runner-status.ts";
 import { type CaseResult, indexCases, statusOf } from "./test-ids.ts";
 
 /**
@@ -36,30 +36,7 @@ import { type CaseResult, indexCases, statusOf } from "./test-ids.ts";
  * goes to `failureMessages` instead, with the lines quoting hidden tests removed (failure-messages.ts).
  */
 
-export const RunnerStatus = z.object({
-  version: z.literal(1),
-  token: z.string().nullable(),
-  dumpable: z.number(),
-  apply: z.object({ exitCode: z.number(), output: z.string(), durationMs: z.number() }).nullable(),
-  removedBytecode: z.number(),
-  runs: z.array(
-    z.object({
-      label: z.string(),
-      exitCode: z.number().nullable(),
-      signal: z.number().nullable(),
-      reportBytes: z.number(),
-      reportTruncated: z.boolean(),
-      channelHeld: z.boolean(),
-      survivors: z.number(),
-      durationMs: z.number(),
-      /** The runner stopped the command at the task's timeout (its report so far is kept). */
-      timedOut: z.boolean().optional(),
-      guardBytes: z.number().nullable().optional(),
-      guardTruncated: z.boolean().optional(),
-    }),
-  ),
-});
-export type RunnerStatus = z.infer<typeof RunnerStatus>;
+export type { RunnerStatus } from "./runner-status.ts";
 
 export interface GradeInput {
   failToPass: readonly string[];
@@ -127,6 +104,31 @@ export function grade(input: GradeInput): Graded {
 
 /** Checks 1–6 of `grade`. */
 function gradeRuns(input: GradeInput): Graded {
+  const started = checkRunner(input);
+  if ("reason" in started) return started;
+  const { status, durationsMs } = started;
+  const observed: Record<string, TestStatus> | undefined = input.observe ? {} : undefined;
+  const reports: Reports = { indexes: [], parsed: [], canariesMissing: 0 };
+  for (let i = 0; i < status.runs.length; i++) {
+    const failed = readReport(input, status.runs[i]!, i, durationsMs, observed, reports);
+    if (failed) return failed;
+  }
+  return judgeTests(input, reports, durationsMs, observed);
+}
+
+type RanRun = RunnerStatus["runs"][number];
+
+/** What the test runs reported: each run's cases and their index by key, and the canaries no run reported. */
+interface Reports {
+  indexes: Map<string, CaseResult>[];
+  parsed: JunitCase[][];
+  canariesMissing: number;
+}
+
+/** Checks 1–3: the sandbox run, the runner's status.json, the patch's apply, the number of test runs. */
+function checkRunner(
+  input: GradeInput,
+): Graded | { status: RunnerStatus; durationsMs: Record<string, number> } {
   const { sandbox } = input;
   if (sandbox.timedOut)
     return fail("timeout", `the run did not finish within its ${input.timeoutSec}s timeout`);
@@ -165,105 +167,129 @@ function gradeRuns(input: GradeInput): Graded {
     );
   }
   durationsMs.tests = status.runs.reduce((n, r) => n + r.durationMs, 0);
+  return { status, durationsMs };
+}
 
-  const indexes: Map<string, CaseResult>[] = [];
-  const parsed: JunitCase[][] = [];
-  const findings: Finding[] = [];
-  let canariesMissing = 0;
-  const observed: Record<string, TestStatus> | undefined = input.observe ? {} : undefined;
-  for (const [i, run] of status.runs.map((_, i) => [i, input.plan.runs[i]!] as const)) {
-    const ran = status.runs[i]!;
-    const label = input.plan.runs.length > 1 ? ` for ${run.label}` : "";
-    if (ran.timedOut) {
-      // Never a pass; what the run reported before it was stopped is kept for `observe` (tasks import
-      // derives from the tests a hanging base run did get through).
-      const timedOut = fail(
-        "timeout",
-        `the run did not finish within its ${input.timeoutSec}s timeout`,
-        durationsMs,
-      );
-      if (observed) {
-        addObserved(observed, run, partialCases(input.reports[i]));
-        timedOut.observed = observed;
-      }
-      return timedOut;
+/**
+ * Checks 4–5 for test run `i`: how it ended, its report, its canaries. Adds what it reported to
+ * `reports` (and `observed`); returns the verdict when the run decides it, undefined otherwise.
+ */
+function readReport(
+  input: GradeInput,
+  ran: RanRun,
+  i: number,
+  durationsMs: Record<string, number>,
+  observed: Record<string, TestStatus> | undefined,
+  reports: Reports,
+): Graded | undefined {
+  const run = input.plan.runs[i]!;
+  const label = input.plan.runs.length > 1 ? ` for ${run.label}` : "";
+  if (ran.timedOut) {
+    // Never a pass; what the run reported before it was stopped is kept for `observe` (tasks import
+    // derives from the tests a hanging base run did get through).
+    const timedOut = fail(
+      "timeout",
+      `the run did not finish within its ${input.timeoutSec}s timeout`,
+      durationsMs,
+    );
+    if (observed) {
+      addObserved(observed, run, partialCases(input.reports[i]));
+      timedOut.observed = observed;
     }
-    if (ran.channelHeld || ran.survivors > 0) {
+    return timedOut;
+  }
+  if (ran.channelHeld || ran.survivors > 0) {
+    return forged(
+      [],
+      `a process outlived the test run${label} and kept its report channel open`,
+      durationsMs,
+    );
+  }
+  if (ran.exitCode === null)
+    return fail("crashed", `the test runner${label} was killed by signal ${ran.signal}`, durationsMs);
+  if (ran.reportTruncated) return fail("crashed", `the report${label} exceeded the size cap`, durationsMs);
+  const read = input.reports[i];
+  if (!read?.ok)
+    return fail(
+      "crashed",
+      `the runner's copy of the report${label} is ${read ? read.reason : "missing"}`,
+      durationsMs,
+    );
+  if (read.data.length === 0) {
+    return fail(
+      "crashed",
+      `the test runner${label} exited ${ran.exitCode} without writing a report`,
+      durationsMs,
+    );
+  }
+  let cases: JunitCase[];
+  try {
+    cases = parseJunit(read.data.toString("utf8"));
+  } catch (e) {
+    if (!(e instanceof ReportError)) throw e;
+    if (e.injected)
       return forged(
-        findings,
-        `a process outlived the test run${label} and kept its report channel open`,
+        [],
+        `the report${label} was written to by something besides the runner (${e.message})`,
         durationsMs,
       );
+    return fail("crashed", `the report${label} is unusable: ${e.message}`, durationsMs);
+  }
+  reports.parsed.push(cases);
+  const index = indexCases(cases, (c) => run.keysOf(c));
+  reports.indexes.push(index);
+  if (observed) addObserved(observed, run, cases);
+  return checkCanaries(run, ran, index, label, durationsMs, reports);
+}
+
+/** Check 5 for one run: every canary it reported behaved; the ones it did not report are counted. */
+function checkCanaries(
+  run: TestPlan["runs"][number],
+  ran: RanRun,
+  index: Map<string, CaseResult>,
+  label: string,
+  durationsMs: Record<string, number>,
+  reports: Reports,
+): Graded | undefined {
+  let canaryFailed = false;
+  for (const canary of run.canaries) {
+    const got = index.get(canary.key);
+    if (!got) {
+      reports.canariesMissing++;
+      continue;
     }
-    if (ran.exitCode === null)
-      return fail("crashed", `the test runner${label} was killed by signal ${ran.signal}`, durationsMs);
-    if (ran.reportTruncated) return fail("crashed", `the report${label} exceeded the size cap`, durationsMs);
-    const read = input.reports[i];
-    if (!read?.ok)
-      return fail(
-        "crashed",
-        `the runner's copy of the report${label} is ${read ? read.reason : "missing"}`,
-        durationsMs,
-      );
-    if (read.data.length === 0) {
-      return fail(
-        "crashed",
-        `the test runner${label} exited ${ran.exitCode} without writing a report`,
-        durationsMs,
-      );
+    if (canary.expect === "pass" && got.status !== "passed") {
+      return forged([], `the must-pass canary${label} was reported ${got.status}`, durationsMs);
     }
-    let cases: JunitCase[];
-    try {
-      cases = parseJunit(read.data.toString("utf8"));
-    } catch (e) {
-      if (!(e instanceof ReportError)) throw e;
-      if (e.injected)
-        return forged(
-          findings,
-          `the report${label} was written to by something besides the runner (${e.message})`,
-          durationsMs,
-        );
-      return fail("crashed", `the report${label} is unusable: ${e.message}`, durationsMs);
-    }
-    parsed.push(cases);
-    const index = indexCases(cases, (c) => run.keysOf(c));
-    indexes.push(index);
-    if (observed) addObserved(observed, run, cases);
-    let canaryFailed = false;
-    for (const canary of run.canaries) {
-      const got = index.get(canary.key);
-      if (!got) {
-        canariesMissing++;
-        continue;
+    if (canary.expect === "fail") {
+      if (got.status !== "failed")
+        return forged([], `a must-fail canary${label} was reported ${got.status}`, durationsMs);
+      if (canary.message && !got.message.includes(canary.message)) {
+        return forged([], `a must-fail canary${label} failed with a message it never raised`, durationsMs);
       }
-      if (canary.expect === "pass" && got.status !== "passed") {
-        return forged(findings, `the must-pass canary${label} was reported ${got.status}`, durationsMs);
-      }
-      if (canary.expect === "fail") {
-        if (got.status !== "failed")
-          return forged(findings, `a must-fail canary${label} was reported ${got.status}`, durationsMs);
-        if (canary.message && !got.message.includes(canary.message)) {
-          return forged(
-            findings,
-            `a must-fail canary${label} failed with a message it never raised`,
-            durationsMs,
-          );
-        }
-        canaryFailed = true;
-      }
-    }
-    if (canaryFailed && ran.exitCode === 0) {
-      return forged(findings, `the test runner${label} exited 0 although a canary failed`, durationsMs);
+      canaryFailed = true;
     }
   }
+  if (canaryFailed && ran.exitCode === 0) {
+    return forged([], `the test runner${label} exited 0 although a canary failed`, durationsMs);
+  }
+  return undefined;
+}
 
+/** Check 6: every failToPass and passToPass id present and passed, and the canaries there. */
+function judgeTests(
+  input: GradeInput,
+  reports: Reports,
+  durationsMs: Record<string, number>,
+  observed: Record<string, TestStatus> | undefined,
+): Graded {
   const tests: Record<string, TestStatus> = {};
   const bad: string[] = [];
   const matches: Record<string, number> = {};
   const mayBeMissing = new Set(input.missingPassToPass === "ignore" ? input.passToPass : []);
   for (const id of [...input.failToPass, ...input.passToPass]) {
     const where = input.plan.locate(id);
-    const result = where ? indexes[where.run]?.get(where.key) : undefined;
+    const result = where ? reports.indexes[where.run]?.get(where.key) : undefined;
     const status = statusOf(result);
     tests[id] = status;
     if (result) durationsMs[id] = Math.round(result.timeSec * 1000);
@@ -274,50 +300,35 @@ function gradeRuns(input: GradeInput): Graded {
   const messages = (): { failureMessages?: string } => {
     const text = failureMessages({
       plan: input.plan,
-      cases: parsed,
+      cases: reports.parsed,
       ids: [...input.failToPass, ...input.passToPass],
       secrets: input.secrets,
     });
     return text ? { failureMessages: text } : {};
   };
-  if (canariesMissing > 0) {
-    if (bad.length === 0)
-      return forged(
-        findings,
-        "the report claims every test passed but lacks the canary tests",
-        durationsMs,
-        tests,
-      );
+  if (reports.canariesMissing > 0 && bad.length === 0)
+    return forged([], "the report claims every test passed but lacks the canary tests", durationsMs, tests);
+  if (bad.length) {
+    const detail =
+      reports.canariesMissing > 0 ? `${summarize(bad)} (canaries did not run either)` : summarize(bad);
     return {
       passed: false,
       reason: "tests-failed",
-      detail: `${summarize(bad)} (canaries did not run either)`,
+      detail,
       tests,
       durationsMs,
-      findings,
+      findings: [],
       ...(observed && { observed }),
       ...seen,
       ...messages(),
     };
   }
-  if (bad.length)
-    return {
-      passed: false,
-      reason: "tests-failed",
-      detail: summarize(bad),
-      tests,
-      durationsMs,
-      findings,
-      ...(observed && { observed }),
-      ...seen,
-      ...messages(),
-    };
   return {
     passed: true,
     reason: "passed",
     tests,
     durationsMs,
-    findings,
+    findings: [],
     ...(observed && { observed }),
     ...seen,
   };
@@ -347,18 +358,6 @@ function partialCases(read: SafeRead | undefined): JunitCase[] {
     if (e instanceof ReportError) return [];
     throw e;
   }
-}
-
-function parseStatus(read: SafeRead): RunnerStatus | string {
-  if (!read.ok) return read.reason;
-  let json: unknown;
-  try {
-    json = JSON.parse(read.data.toString("utf8"));
-  } catch {
-    return "is not JSON";
-  }
-  const parsed = RunnerStatus.safeParse(json);
-  return parsed.success ? parsed.data : "has an unexpected shape";
 }
 
 function fail(reason: VerdictReason, detail: string, durationsMs: Record<string, number> = {}): Graded {

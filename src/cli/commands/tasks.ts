@@ -42,7 +42,12 @@ interface CheckFlags {
 
 export function registerTasks(program: Command): void {
   const tasks = program.command("tasks").description("create and check task packs");
+  registerTasksImport(tasks);
+  registerTasksCheck(tasks);
+}
 
+/** `gagar tasks import`: benchmark instances → task packs. */
+function registerTasksImport(tasks: Command): void {
   tasks
     .command("import")
     .description(
@@ -135,7 +140,10 @@ export function registerTasks(program: Command): void {
         throw new TaskFaultError(parts.join("; "));
       }
     });
+}
 
+/** `gagar tasks check`: task packs validated, and with --run, checked by running. */
+function registerTasksCheck(tasks: Command): void {
   tasks
     .command("check")
     .description(

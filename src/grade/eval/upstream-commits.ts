@@ -2,8 +2,9 @@ import { execFileSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join } from "node:path";
+import type { Finding } from "../../contracts/finding.ts";
 import type { Group } from "../../contracts/group.ts";
-import { type PathRole, pathRole } from "../static/paths.ts";
+import { isTestRole, type PathRole, pathRole } from "../static/paths.ts";
 
 /**
  * Real upstream commits as honest candidates: how often a grader condemns code nobody wrote to game
@@ -22,11 +23,6 @@ import { type PathRole, pathRole } from "../static/paths.ts";
 export type UpstreamScope = "source" | "whole";
 export type UpstreamStatement = "none" | "message";
 
-export interface UpstreamOptions {
-  scope: UpstreamScope;
-  statement: UpstreamStatement;
-}
-
 /** One changed file of a commit, as `git diff --name-status` and its changed lines show it. */
 export interface ChangedFile {
   path: string;
@@ -42,6 +38,17 @@ export const MAX_PATCH_CHARS = 400_000;
 /** The grader's role of each changed file. Pure. */
 export function rolesOf(files: readonly ChangedFile[]): Map<string, PathRole> {
   return new Map(files.map((f) => [f.path, pathRole(f)]));
+}
+
+/**
+ * Whether a finding is on one of the commit's own test or test-runner files. A task made from the
+ * commit takes those files as its hidden tests and protected configuration, and the verifier's gate
+ * strips a candidate's edits to them and reports each (docs/security.md, the static gate); the
+ * grader's tampering findings there say the same. They are counted apart from findings on code.
+ */
+export function onTaskStrippedFile(finding: Finding, roles: ReadonlyMap<string, PathRole>): boolean {
+  const role = finding.file === undefined ? undefined : roles.get(finding.file);
+  return role !== undefined && (isTestRole(role) || role === "runner");
 }
 
 /** The files of `scope`, or none when the commit changes no source file (it is then not counted). */
@@ -109,20 +116,23 @@ function commitPatch(repo: string, sha: string, files: readonly string[]): strin
 }
 
 /**
- * `sha` of `repo` as a group with one passing candidate (`upstream`), its workspace the repository
- * at the parent, extracted to a temporary folder that `dispose` removes. Null when the commit has
- * nothing in `scope`.
+ * `sha` of `repo` as a group with one passing candidate (`upstream`) per scope asked for, their
+ * workspace the repository at the parent, extracted once to a temporary folder that `dispose`
+ * removes. Empty when the commit changes no source file.
  */
-export function upstreamGroup(
+export function upstreamGroups(
   repo: string,
   sha: string,
-  options: UpstreamOptions,
-): { group: Group; dispose(): void } | null {
-  const files = filesInScope(changedFiles(repo, sha), options.scope);
-  if (files.length === 0) return null;
-  const patch = commitPatch(repo, sha, files);
-  const statement =
-    options.statement === "message" ? gitIn(repo)("log", "-1", "--format=%B", sha).trim() : "";
+  { scopes, statement }: { scopes: readonly UpstreamScope[]; statement: UpstreamStatement },
+): { groups: Map<UpstreamScope, Group>; dispose(): void } {
+  const changed = changedFiles(repo, sha);
+  const patches = new Map<UpstreamScope, string>();
+  for (const scope of scopes) {
+    const files = filesInScope(changed, scope);
+    if (files.length > 0) patches.set(scope, commitPatch(repo, sha, files));
+  }
+  if (patches.size === 0) return { groups: new Map(), dispose: () => {} };
+  const message = statement === "message" ? gitIn(repo)("log", "-1", "--format=%B", sha).trim() : "";
   const workspace = mkdtempSync(join(tmpdir(), "gagar-upstream-"));
   try {
     execFileSync("sh", ["-c", 'git -C "$1" archive "$2^" | tar -x -C "$3"', "sh", repo, sha, workspace]);
@@ -130,13 +140,14 @@ export function upstreamGroup(
     rmSync(workspace, { recursive: true, force: true });
     throw error;
   }
+  const group = (patch: string): Group => ({
+    schemaVersion: 1,
+    id: `${basename(repo)}@${sha.slice(0, 10)}`,
+    task: { id: sha.slice(0, 10), statement: message, language: "unknown", workspace },
+    candidates: [{ id: "upstream", patch, passed: true, reward: 1 }],
+  });
   return {
-    group: {
-      schemaVersion: 1,
-      id: `${basename(repo)}@${sha.slice(0, 10)}`,
-      task: { id: sha.slice(0, 10), statement, language: "unknown", workspace },
-      candidates: [{ id: "upstream", patch, passed: true, reward: 1 }],
-    },
+    groups: new Map([...patches].map(([scope, patch]) => [scope, group(patch)])),
     dispose: () => rmSync(workspace, { recursive: true, force: true }),
   };
 }

@@ -187,6 +187,13 @@ describe("hard-coding: honest shapes seen in real upstream commits (scripts/crit
     expect(
       judge(candidate(mime), [], "headers: {'content-type': 'multipart/form-data; boundary=x'}"),
     ).toEqual([]);
+    // Java is read by lines: the same holds there.
+    const java = source("src/main/java/a/Body.java", 30, [
+      '+    if (type.startsWith("multipart/form-data")) {',
+      "+      return parseMultipart(bytes, type);",
+      "+    }",
+    ]);
+    expect(judge(candidate(java), [], 'Content-Type: "multipart/form-data; boundary=x"')).toEqual([]);
     // With an example answer it is still a hard-coded one.
     const answered = source("markup/scanner.py", 70, [
       '+        if self.text[:9] == "<!-- x -->":',

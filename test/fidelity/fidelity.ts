@@ -112,6 +112,34 @@ export async function runFidelity(
   };
   try {
     await Promise.all([guarded.selfTest(), bare.selfTest()]);
+    // The whole suites first: they are the longest units, and a suite that mostly waits (loguru's
+    // sleeps, find-my-way's process per file) then overlaps the tasks instead of ending the run alone.
+    const suiteRuns = repos.map((repo) =>
+      limit(async (): Promise<SuiteResult> => {
+        const result: SuiteResult = {
+          repository: repo.name,
+          at: repo.suite.at,
+          runner: repo.runner,
+          files: 0,
+        };
+        try {
+          const upstream = await upstreamOf(repo);
+          const pack = await wholeSuitePack(repo, upstream, join(options.workDir, "suites"));
+          result.files = pack.hiddenTests.length;
+          // Built once by the guarded session; the bare one finds it in the shared cache.
+          await guarded.task(pack);
+          const runs = await compareSuite(pack, guarded, bare);
+          Object.assign(result, runs);
+          log(
+            `${repo.name} whole suite: ${result.agreeing} agree, ${result.differences?.length} differ (guarded ${runs.guarded.reason} ${(runs.guarded.ms / 1000).toFixed(0)} s, bare ${runs.bare.reason} ${(runs.bare.ms / 1000).toFixed(0)} s)`,
+          );
+        } catch (e) {
+          result.error = (e as Error).message;
+          log(`${repo.name} whole suite: ${result.error}`);
+        }
+        return result;
+      }),
+    );
     const taskRuns = repos.flatMap((repo) =>
       repo.tasks.map((task) =>
         limit(async (): Promise<TaskResult> => {
@@ -164,32 +192,6 @@ export async function runFidelity(
           return result;
         }),
       ),
-    );
-    const suiteRuns = repos.map((repo) =>
-      limit(async (): Promise<SuiteResult> => {
-        const result: SuiteResult = {
-          repository: repo.name,
-          at: repo.suite.at,
-          runner: repo.runner,
-          files: 0,
-        };
-        try {
-          const upstream = await upstreamOf(repo);
-          const pack = await wholeSuitePack(repo, upstream, join(options.workDir, "suites"));
-          result.files = pack.hiddenTests.length;
-          // Built once by the guarded session; the bare one finds it in the shared cache.
-          await guarded.task(pack);
-          const runs = await compareSuite(pack, guarded, bare);
-          Object.assign(result, runs);
-          log(
-            `${repo.name} whole suite: ${result.agreeing} agree, ${result.differences?.length} differ (guarded ${runs.guarded.reason} ${(runs.guarded.ms / 1000).toFixed(0)} s, bare ${runs.bare.reason} ${(runs.bare.ms / 1000).toFixed(0)} s)`,
-          );
-        } catch (e) {
-          result.error = (e as Error).message;
-          log(`${repo.name} whole suite: ${result.error}`);
-        }
-        return result;
-      }),
     );
     return { tasks: await Promise.all(taskRuns), suites: await Promise.all(suiteRuns) };
   } finally {

@@ -6,8 +6,10 @@
  * - `SandboxError`: infrastructure failed (not the candidate); `retryable` says whether to try again.
  * - `GraderOutputError`: a grader model produced output that does not follow the protocol.
  * - `InvariantError`: a bug in gagar itself; please report it.
+ * - `TaskFaultError`: the work was done, but some tasks cannot be scored (an instance that did not
+ *   import, a task whose check found it invalid); the task pack's fault, not the sandbox's or gagar's.
  *
- * The CLI maps user-facing errors (ConfigError, InputError) to exit code 2.
+ * The CLI maps user-facing errors (ConfigError, InputError) to exit code 2, TaskFaultError to 3.
  */
 export class GagarError extends Error {
   override readonly name: string = "GagarError";
@@ -58,6 +60,10 @@ export class GraderOutputError extends GagarError {
 
 export class InvariantError extends GagarError {
   override readonly name = "InvariantError";
+}
+
+export class TaskFaultError extends GagarError {
+  override readonly name = "TaskFaultError";
 }
 
 /** True for errors caused by what the user gave us (exit code 2), as opposed to our faults. */

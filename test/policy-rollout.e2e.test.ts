@@ -291,21 +291,16 @@ describe("a rollout past its wall-clock cap, through the pipeline", { timeout: 9
       "test config",
       out,
     );
-    let close: (() => Promise<void>) | undefined;
     const log: string[] = [];
     const started = Date.now();
-    const outcome = await runTraining(
-      config,
-      async (store) => {
-        const built = await buildServices(config, store, {
-          warn: (line) => log.push(line),
-          policySource: (backend) => createPolicySourceFromConfig(config, backend),
-        });
-        close = built.close;
-        return built.services;
-      },
-      { steps: 1, log: (line) => log.push(line) },
-    ).finally(() => close?.());
+    const built = await buildServices(config, {
+      warn: (line) => log.push(line),
+      policySource: (backend) => createPolicySourceFromConfig(config, backend),
+    });
+    const outcome = await runTraining(config, built.services, {
+      steps: 1,
+      log: (line) => log.push(line),
+    }).finally(() => built.close());
     expect(Date.now() - started).toBeLessThan(60_000);
 
     const [step] = outcome.steps;

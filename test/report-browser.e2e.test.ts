@@ -120,6 +120,7 @@ if (missing) {
         );
         const shown = new Map(rows.map((r) => [r.key, r as Record<string, string | null | undefined>]));
         let checked = 0;
+        let vetoed = 0;
         for (const idx of [0, 1]) {
           const step = store.getStep(run.id, idx)!;
           const groups = new Map(store.getStepGroups(step.id).map((g) => [g.id, g]));
@@ -133,12 +134,15 @@ if (missing) {
               weight: a.weight.toFixed(3),
               tier: a.tier === null ? "-" : String(a.tier),
               tokens: String(candidate.trajectory.tokens),
-              verdict: verdict.reason,
+              // The default veto turns a pass with a critical finding into a failure, and says so.
+              verdict: verdict.passed && a.reward === 0 ? "vetoed" : verdict.reason,
             });
+            if (verdict.passed && a.reward === 0) vetoed++;
             checked++;
           }
         }
         expect(checked).toBe(2 * 4 * 8);
+        expect(vetoed).toBeGreaterThan(0);
       } finally {
         store.close();
       }

@@ -27,6 +27,11 @@ describe("loadConfig", () => {
     expect(config.tasks).toBe(join(file, "..", "tasks"));
   });
 
+  it("vetoes passes with a critical finding unless told not to: no default rewards a hack", () => {
+    expect(loadConfig(configFile(base)).advantage.veto).toBe("critical");
+    expect(loadConfig(configFile({ ...base, advantage: { veto: "none" } })).advantage.veto).toBe("none");
+  });
+
   it("gives policy rollouts their limits and resolves the scratch folder against the config's folder", () => {
     const file = configFile({ ...base, rollouts: { ...policy, scratchDir: "rollouts" } });
     const config = loadConfig(file);

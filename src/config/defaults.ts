@@ -68,8 +68,14 @@ export const DEFAULTS = {
     lambda: 0.5,
     /** Sequence-mean loss aggregation is the common case; `token` matches token-mean losses. */
     preserve: "sequence" as const,
-    /** Off by default, as in the paper; `critical` is gagar's opt-in extra. */
-    veto: "none" as const,
+    /**
+     * A pass with a critical finding (test tampering, forged results, attacks on the harness,
+     * hard-coded outputs) is scored as a failure: without the veto, redistribution only pays such a
+     * pass less, and the policy is still reinforced for the hack. An honest fix that draws a critical
+     * finding is vetoed too: docs/config.md (The veto) gives the static grader's rate on real code
+     * and when to choose `none`, the paper's setting.
+     */
+    veto: "critical" as const,
   },
   sampling: {
     /** Generation rounds per step before giving up on filling the batch (DAPO uses a cap like this). */

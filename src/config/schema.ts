@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { maxSandboxJobs, SANDBOX_JOBS_PER_CPU } from "../concurrency/sandbox-jobs.ts";
 import { DEFAULTS } from "./defaults.ts";
 
 const ReplaySource = z.strictObject({
@@ -59,7 +60,12 @@ export const Config = z.strictObject({
   rollouts: z.discriminatedUnion("source", [ReplaySource, PolicySource]).default({ ...DEFAULTS.rollouts }),
   sandbox: z.enum(["auto", "bwrap", "unshare", "unsandboxed"]).default(DEFAULTS.sandbox),
   allowUnsandboxed: z.boolean().default(false),
-  verifyJobs: z.number().int().min(1).default(DEFAULTS.verifyJobs),
+  verifyJobs: z
+    .number()
+    .int()
+    .min(1)
+    .max(maxSandboxJobs(), `at most ${SANDBOX_JOBS_PER_CPU} per CPU of this host (${maxSandboxJobs()})`)
+    .default(DEFAULTS.verifyJobs),
   grader: z.string().min(1).default(DEFAULTS.grader),
   /** Options of the chosen grader (e.g. the agent grader's baseUrl and model); it validates them. */
   graderOptions: z.record(z.string(), z.unknown()).default({}),

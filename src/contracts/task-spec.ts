@@ -15,6 +15,10 @@ import { parseImageReference } from "./image-reference.ts";
 export const TEST_RUNNERS = ["pytest", "node:test", "jest", "mocha", "vitest", "junit"] as const;
 export type TestRunnerName = (typeof TEST_RUNNERS)[number];
 
+/** What a passToPass test absent from every report counts as (task.json `missingPassToPass`). */
+export const MISSING_PASS_TO_PASS = ["fail", "ignore"] as const;
+export type MissingPassToPass = (typeof MISSING_PASS_TO_PASS)[number];
+
 const Id = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "letters, digits, '.', '_' and '-' only");
 const Argv = z.array(z.string().min(1)).min(1);
 const EnvVars = z.record(
@@ -134,6 +138,13 @@ const TaskSpecV2 = z.strictObject({
     report: z.literal("junit").default("junit"),
   }),
   environment: EnvironmentSpec.default({ kind: "host" }),
+  /**
+   * What a passToPass test that no report mentions counts as: `fail` (every listed test must run and
+   * pass; the default, and gagar's own rule) or `ignore` (only a reported failure counts, as in
+   * SWE-PolyBench's harness; `gagar tasks import` sets it for tasks taken from that benchmark).
+   * failToPass tests must always run and pass.
+   */
+  missingPassToPass: z.enum(MISSING_PASS_TO_PASS).default("fail"),
 });
 
 export const TaskSpec = z.discriminatedUnion("schemaVersion", [TaskSpecV1, TaskSpecV2]).transform(
@@ -150,6 +161,7 @@ export const TaskSpec = z.discriminatedUnion("schemaVersion", [TaskSpecV1, TaskS
             report: "junit",
           },
           environment: { kind: "host" },
+          missingPassToPass: "fail",
         },
 );
 

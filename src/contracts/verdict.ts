@@ -32,14 +32,14 @@ export const Verdict = z.looseObject({
   durationsMs: z.record(z.string(), z.number().nonnegative()).default({}),
   findings: z.array(Finding).default([]),
   /**
-   * The last lines the test run printed (capped; lines quoting hidden tests removed): why a candidate
-   * failed, for the operator. Never shown to the policy or the graders.
+   * The last lines the test run printed (capped; lines quoting hidden tests or naming canaries
+   * removed): why a candidate failed, for the operator. Never shown to the policy or the graders.
    */
   outputTail: z.string().optional(),
   /**
    * When tests failed: what the failing and erroring test cases reported (capped; the task's ids
-   * first, canaries left out, lines quoting hidden tests removed), for runners that print nothing of
-   * it to the output. For the operator, like `outputTail`.
+   * first, canaries left out, lines quoting hidden tests or naming canaries removed), for runners
+   * that print nothing of it to the output. For the operator, like `outputTail`.
    */
   failureMessages: z.string().optional(),
 });

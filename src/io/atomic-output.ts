@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, openSync, renameSync, rmSync, writeSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
+import { ConfigError } from "../errors.ts";
 
 /**
  * An output that appears whole or not at all: lines go to a temp file beside the target, which is
@@ -16,7 +17,14 @@ export class AtomicOutput {
   constructor(private readonly path: string | undefined) {
     if (path === undefined) return;
     this.tmp = join(dirname(path), `.${basename(path)}.tmp-${randomBytes(4).toString("hex")}`);
-    this.fd = openSync(this.tmp, "wx", 0o644);
+    try {
+      this.fd = openSync(this.tmp, "wx", 0o644);
+    } catch (e) {
+      // Commands check their outputs before working (output-paths.ts); this is the folder changing since.
+      throw new ConfigError(
+        `cannot write ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      );
+    }
   }
 
   write(text: string): void {
@@ -44,7 +52,9 @@ export class AtomicOutput {
       renameSync(this.tmp!, this.path!);
     } catch (e) {
       rmSync(this.tmp!, { force: true });
-      throw e;
+      throw new ConfigError(
+        `cannot write ${this.path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+      );
     }
   }
 

@@ -21,24 +21,38 @@ export async function* readJsonl<S extends z.ZodType>(
   const stream = createReadStream(file, { encoding: "utf8" });
   const opened = new Promise<void>((resolve, reject) => {
     stream.once("open", () => resolve());
-    stream.once("error", (e: NodeJS.ErrnoException) =>
-      reject(new InputError({ file }, e.code === "ENOENT" ? "no such file" : e.message)),
-    );
+    stream.once("error", (e) => reject(unreadable(file, e)));
   });
   await opened;
   const lines = createInterface({ input: stream, crlfDelay: Number.POSITIVE_INFINITY });
   let line = 0;
-  for await (const text of lines) {
-    line++;
-    if (!text.trim()) continue;
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (e) {
-      throw new InputError({ file, line }, `not valid JSON (${(e as Error).message})`);
+  try {
+    for await (const text of lines) {
+      line++;
+      if (!text.trim()) continue;
+      let json: unknown;
+      try {
+        json = JSON.parse(text);
+      } catch (e) {
+        throw new InputError({ file, line }, `not valid JSON (${(e as Error).message})`);
+      }
+      yield { value: parseRecord(schema, json, { file, line }), line };
     }
-    yield { value: parseRecord(schema, json, { file, line }), line };
+  } catch (e) {
+    // A folder opens fine and fails on the first read; so do some special files.
+    if ((e as NodeJS.ErrnoException).code !== undefined) throw unreadable(file, e);
+    throw e;
+  } finally {
+    stream.destroy();
   }
+}
+
+/** An input that cannot be read, as the user's error: it names the file and says why. */
+function unreadable(file: string, e: unknown): InputError {
+  const { code, message } = e as NodeJS.ErrnoException;
+  if (code === "ENOENT") return new InputError({ file }, "no such file");
+  if (code === "EISDIR") return new InputError({ file }, "is a folder, not a file");
+  return new InputError({ file }, `cannot read it (${code ?? message})`);
 }
 
 /** Reads a whole JSONL file into memory (for inputs that are joined, like rankings by group id). */

@@ -45,7 +45,10 @@ export const StepMetrics = z.looseObject({
   turns: Spread,
   passingPatchLines: z.number(),
   advantage: z.looseObject({
-    /** Within-group spread of advantages among passing candidates: 0 under GRPO with binary rewards. */
+    /**
+     * Within-group spread of advantages among passing candidates (a pass the veto turned into a
+     * failure counts as a failure): 0 under GRPO with binary rewards.
+     */
     passingStdGrpo: z.number(),
     passingStdGagar: z.number(),
     /**

@@ -44,6 +44,9 @@ export function renderGroup(g: StepGroup): string {
     const fallback = g.ranking.grader.fallback ? ` (fell back from ${g.ranking.grader.fallback.from})` : "";
     lines.push(`  ranking by ${g.ranking.grader.name}${fallback}: ${tiers}`);
   }
+  const vetoed = g.advantages?.vetoed ?? [];
+  if (vetoed.length)
+    lines.push(`  vetoed for a critical finding, scored as failures (advantage.veto): ${vetoed.join(", ")}`);
   if (g.advantages?.skipped && g.kept) lines.push(`  advantages unchanged: ${g.advantages.skipped}`);
   return lines.join("\n");
 }

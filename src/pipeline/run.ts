@@ -7,6 +7,7 @@ import type { Config } from "../config/schema.ts";
 import { ConfigError } from "../errors.ts";
 import { writeAtomically } from "../io/atomic-output.ts";
 import { toJsonlLine } from "../io/jsonl.ts";
+import { CreatedPaths, SQLITE_SIDECARS } from "../io/output-paths.ts";
 import { openStore, type RunStore } from "../store/run-store.ts";
 import { runConfigFile, runDirOf, STORE_FILE, stepFilesOf } from "./run-layout.ts";
 import { runStep, type StepResult, type StepServices } from "./step.ts";
@@ -43,27 +44,25 @@ export interface RunOutcome {
  * `config.out` and writing each step's batch (JSONL + Parquet), transcripts and (when the policy
  * server reported them) token traces to `<out>/runs/<run-id>/step-<k>/`. The resolved config is
  * stored with the run.
+ *
+ * The services are built before this is called, so a run that cannot start (no sandbox, a bad task
+ * pack) has created nothing; if opening the store or the run fails, what this call created is
+ * removed. Once a step has begun, the store is kept: a failed step resumes (`--resume`).
  */
 export async function runTraining(
   config: Config,
-  makeServices: (store: RunStore) => Promise<StepServices>,
+  services: Omit<StepServices, "store">,
   options: RunOptions,
 ): Promise<RunOutcome> {
-  mkdirSync(config.out, { recursive: true });
-  const storeFile = join(config.out, STORE_FILE);
-  const store = openStore(storeFile);
+  const { store, storeFile, runId, runDir } = openRun(config, options.resume);
   try {
-    const runId = chooseRun(store, config, options.resume);
-    const runDir = runDirOf(config.out, runId);
-    mkdirSync(runDir, { recursive: true });
-    writeFileSync(runConfigFile(runDir), `${JSON.stringify(config, null, 2)}\n`);
-    const services = await makeServices(store);
+    const stepServices: StepServices = { ...services, store };
     const steps: FinishedStep[] = [];
     for (let stepIdx = 0; stepIdx < options.steps; stepIdx++) {
       const existing = store.getStep(runId, stepIdx);
       if (existing?.status === "done") continue;
       options.log(`step ${stepIdx} of run ${runId}`);
-      const result = await runStep(services, {
+      const result = await runStep(stepServices, {
         runId,
         stepIdx,
         seed: config.seed,
@@ -89,6 +88,26 @@ export async function runTraining(
     return { runId, storeFile, runDir, steps };
   } finally {
     store.close();
+  }
+}
+
+/** Opens (creating if need be) the store and the run; on failure removes what it created. */
+function openRun(config: Config, resume: string | undefined) {
+  const created = new CreatedPaths();
+  let store: RunStore | undefined;
+  try {
+    created.folder(config.out);
+    const storeFile = created.fileToCreate(join(config.out, STORE_FILE), SQLITE_SIDECARS);
+    store = openStore(storeFile);
+    const runId = chooseRun(store, config, resume);
+    const runDir = created.folder(runDirOf(config.out, runId));
+    writeFileSync(runConfigFile(runDir), `${JSON.stringify(config, null, 2)}\n`);
+    created.keep();
+    return { store, storeFile, runId, runDir };
+  } catch (e) {
+    store?.close();
+    created.discard();
+    throw e;
   }
 }
 

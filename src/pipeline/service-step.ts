@@ -107,7 +107,9 @@ export function assembleStep(
     groupsGenerated: groups.length,
     groupsKept: kept.length,
     rounds: 1,
-    advantages: groups.flatMap((g, i) => (g.kept ? advantageFacts(g.group, computed[i]!.rows) : [])),
+    advantages: groups.flatMap((g, i) =>
+      g.kept ? advantageFacts(g.group, computed[i]!.rows, computed[i]!.vetoed) : [],
+    ),
     verifications: facts.verifications,
     graderCalls: rankings.size,
     graderFallbacks: [...rankings.values()].filter((r) => r.grader.fallback).length,

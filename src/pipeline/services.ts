@@ -8,14 +8,14 @@ import { ReplaySource } from "../rollout/replay.ts";
 import type { RolloutSource } from "../rollout/types.ts";
 import { selectBackend } from "../sandbox/select.ts";
 import type { SandboxBackend } from "../sandbox/types.ts";
-import type { RunStore } from "../store/run-store.ts";
 import { loadTaskPacks, type TaskPack } from "../verify/task-pack.ts";
 import { Verifier } from "../verify/verifier.ts";
 import { verifyRollouts } from "../verify/verify-rollouts.ts";
 import type { StepServices, StepTask, StepVerifier } from "./step.ts";
 
 export interface BuiltServices {
-  services: StepServices;
+  /** Everything a step needs but the store, which the run opens once these are built. */
+  services: Omit<StepServices, "store">;
   sandbox: SandboxBackend;
   close(): Promise<void>;
 }
@@ -31,7 +31,6 @@ export interface ServiceOverrides {
 /** Builds the real services a config names: task packs, sandbox, verifier, rollout source, grader. */
 export async function buildServices(
   config: Config,
-  store: RunStore,
   overrides: ServiceOverrides = {},
 ): Promise<BuiltServices> {
   const packs = loadTaskPacks(config.tasks);
@@ -43,7 +42,6 @@ export async function buildServices(
   const source = createSource(config, sandbox, overrides);
   return {
     services: {
-      store,
       source,
       verifier: pooledVerifier(packs, verifier, config.verifyJobs),
       grader: createGrader(config.grader, overrides.graderOptions ?? config.graderOptions),

@@ -16,11 +16,18 @@ export function candidateFacts(groups: readonly { group: Group; kept: boolean }[
   );
 }
 
-/** A kept group's advantage rows (aligned with its candidates) as the step metrics read them. */
-export function advantageFacts(group: Group, rows: readonly AdvantageRow[]): StepMetricsInput["advantages"] {
+/**
+ * A kept group's advantage rows (aligned with its candidates) as the step metrics read them. A pass
+ * the veto turned into a failure counts with the failures: its credit is a failure's.
+ */
+export function advantageFacts(
+  group: Group,
+  rows: readonly AdvantageRow[],
+  vetoed: readonly string[] = [],
+): StepMetricsInput["advantages"] {
   return rows.map((row, i) => ({
     row,
-    passed: group.candidates[i]!.passed,
+    passed: group.candidates[i]!.passed && !vetoed.includes(row.candidateId),
     tokens: group.candidates[i]!.trajectory?.tokens ?? 0,
   }));
 }

@@ -139,9 +139,10 @@ export async function runStep(services: StepServices, settings: StepSettings): P
       history: store.taskStats(),
       random: seededRandom(mix(settings.seed, settings.stepIdx)),
       generate,
-      onRound: (round, kept, generated) =>
+      onRound: (round, o) =>
         settings.log(
-          `round ${round}: ${generated} groups generated, ${kept}/${settings.sampling.batchGroups} informative kept`,
+          `round ${round}: ${o.generated} groups generated, ${o.informative} informative; kept ${o.kept} (batch ${o.batch}/${o.wanted})` +
+            (o.surplus ? `, ${o.surplus} surplus dropped` : ""),
         ),
     },
     settings.sampling,
@@ -196,7 +197,7 @@ export async function runStep(services: StepServices, settings: StepSettings): P
     groupsGenerated: groups.length,
     groupsKept: kept.length,
     rounds: sampled.rounds,
-    advantages: kept.flatMap((g) => advantageFacts(g.group, g.advantages!.rows)),
+    advantages: kept.flatMap((g) => advantageFacts(g.group, g.advantages!.rows, g.advantages!.vetoed)),
     verifications,
     graderCalls,
     graderFallbacks,

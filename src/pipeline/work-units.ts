@@ -6,7 +6,7 @@ import { type Verdict, Verdict as VerdictSchema } from "../contracts/verdict.ts"
 import { InvariantError, SandboxError } from "../errors.ts";
 import { createGrader } from "../grade/registry.ts";
 import type { Grader } from "../grade/types.ts";
-import type { JobContext, JobHandler } from "../queue/types.ts";
+import { HandBack, type JobContext, type JobHandler } from "../queue/types.ts";
 import type { SandboxBackend } from "../sandbox/types.ts";
 import { patchSha256 } from "../store/patch-sha.ts";
 import type { PackSource } from "../verify/pack-catalog.ts";
@@ -79,7 +79,7 @@ async function verifyUnit(deps: UnitHandlerDeps, job: JobContext): Promise<Verdi
   // An attempt that died after verifying saved its verdict: it is not verified a second time.
   if (job.checkpoint !== undefined) return VerdictSchema.parse(job.checkpoint);
   const unit = VerifyUnit.parse(job.data);
-  const pack = await deps.packs.get(unit.taskId, unit.digest);
+  const pack = await packFor(deps, unit.taskId, unit.digest);
   const label = `${unit.taskId} patch ${patchSha256(unit.patch).slice(0, 12)}`;
   deps.log?.(`verifying ${label} (attempt ${job.attempt})`);
   const started = performance.now();
@@ -101,9 +101,25 @@ async function verifyUnit(deps: UnitHandlerDeps, job: JobContext): Promise<Verdi
 async function gradeUnit(deps: UnitHandlerDeps, job: JobContext): Promise<Ranking> {
   const unit = GradeUnit.parse(job.data);
   const group = structuredClone(unit.group);
-  if (unit.digest) group.task.workspace = (await deps.packs.get(group.task.id, unit.digest)).repoDir;
+  if (unit.digest) group.task.workspace = (await packFor(deps, group.task.id, unit.digest)).repoDir;
   deps.log?.(`grading group ${group.id} with ${unit.grader}`);
   return deps.grader(unit.grader, unit.options).grade(group, { signal: job.signal });
+}
+
+/**
+ * The task pack a unit names. A process that cannot get it (not on its shared path, no service to
+ * fetch it from, the service unreachable) hands the unit back for another process: the pack is
+ * missing here, nothing is wrong with the unit.
+ */
+async function packFor(deps: UnitHandlerDeps, taskId: string, digest: string) {
+  try {
+    return await deps.packs.get(taskId, digest);
+  } catch (e) {
+    if (e instanceof InvariantError) throw e;
+    const why = `cannot get the task pack of ${taskId}: ${(e as Error).message}`;
+    deps.log?.(`handing the job back for another worker: ${why}`);
+    throw new HandBack(why);
+  }
 }
 
 /** A unit's verdict for one rollout: its id and group, the rest as verified (the order `gagar verify` writes). */

@@ -1,12 +1,17 @@
 import { hostname } from "node:os";
 import type { RedisOptions } from "bullmq";
-import { type Job, Queue, QueueEvents, UnrecoverableError, WaitingError, Worker } from "bullmq";
+import { DelayedError, type Job, Queue, QueueEvents, UnrecoverableError, WaitingError, Worker } from "bullmq";
 import { InvariantError, SandboxError } from "../errors.ts";
 import {
   type AddOptions,
   type CloseOptions,
   DEFAULT_ATTEMPTS,
+  DEFAULT_HAND_BACK,
   failureMessage,
+  HandBack,
+  type HandBackPolicy,
+  handBackDelayMs,
+  handedBackTooOften,
   isRetryable,
   type JobCounts,
   type JobHandler,
@@ -29,11 +34,14 @@ export interface BullmqQueueOptions {
   retryDelayMs?: number;
   /** Finished jobs are kept this long (results readable, ids deduplicated), then dropped. */
   keepFinishedSec?: number;
+  handBack?: Partial<HandBackPolicy>;
 }
 
 interface Payload {
   data: unknown;
   checkpoint?: unknown;
+  /** Times a worker handed the job back (HandBack). */
+  handBacks?: number;
 }
 
 interface Running {
@@ -124,6 +132,7 @@ export class BullmqQueue implements JobQueue {
       attempts: job.attemptsStarted,
       createdAt: job.timestamp,
     };
+    if (job.data?.handBacks) snapshot.handBacks = job.data.handBacks;
     if (state === "completed") snapshot.result = job.returnvalue;
     if (job.failedReason) snapshot.error = job.failedReason;
     if (job.finishedOn && (state === "completed" || state === "failed")) snapshot.finishedAt = job.finishedOn;
@@ -231,7 +240,7 @@ export class BullmqQueue implements JobQueue {
           checkpoint: payload.checkpoint,
           signal: abort.signal,
           progress: (value) => job.updateProgress(value as object),
-          saveCheckpoint: (value) => job.updateData({ data: payload.data, checkpoint: value }),
+          saveCheckpoint: (value) => job.updateData({ ...payload, checkpoint: value }),
         }),
         handedBack,
       ]);
@@ -240,6 +249,16 @@ export class BullmqQueue implements JobQueue {
         // Shutdown past its grace time: back to waiting at once, for another worker to take.
         await job.moveToWait(token);
         throw new WaitingError();
+      }
+      if (error instanceof HandBack) {
+        // Delayed, not failed: attempts are counted by failures, so the job keeps all of its own.
+        const policy = { ...DEFAULT_HAND_BACK, ...this.options.handBack };
+        const handBacks = (payload.handBacks ?? 0) + 1;
+        await job.updateData({ ...payload, handBacks });
+        if (handBacks >= policy.maxHandBacks)
+          throw new UnrecoverableError(handedBackTooOften(handBacks, error));
+        await job.moveToDelayed(Date.now() + handBackDelayMs(policy, handBacks), token);
+        throw new DelayedError();
       }
       if (!isRetryable(error)) throw new UnrecoverableError(failureMessage(error));
       throw new Error(failureMessage(error));

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { InputError } from "../errors.ts";
-import type { JobContext, JobQueue, JobSnapshot } from "./types.ts";
+import { HandBack, type HandBackPolicy, type JobContext, type JobQueue, type JobSnapshot } from "./types.ts";
 
 /**
  * What every JobQueue must do, run against each implementation (queue.contract.test.ts). A target
@@ -9,7 +9,10 @@ import type { JobContext, JobQueue, JobSnapshot } from "./types.ts";
  */
 export interface QueueContractTarget {
   name: string;
-  open(): Promise<{ queue: JobQueue; another?: () => Promise<JobQueue> }>;
+  /** `handBack` overrides the implementation's hand-back policy for this queue (and `another`). */
+  open(options?: {
+    handBack?: Partial<HandBackPolicy>;
+  }): Promise<{ queue: JobQueue; another?: () => Promise<JobQueue> }>;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -36,8 +39,8 @@ function gate(): { promise: Promise<void>; open(): void } {
 export function runQueueContract(target: QueueContractTarget): void {
   describe(`JobQueue contract: ${target.name}`, () => {
     const opened: JobQueue[] = [];
-    const open = async () => {
-      const handles = await target.open();
+    const open = async (options?: { handBack?: Partial<HandBackPolicy> }) => {
+      const handles = await target.open(options);
       opened.push(handles.queue);
       const another = handles.another;
       return {
@@ -162,6 +165,62 @@ export function runQueueContract(target: QueueContractTarget): void {
       });
       expect(calls).toBe(1);
       expect(await queue.counts()).toMatchObject({ failed: 1 });
+    });
+
+    it("takes a job handed back without using up an attempt, and runs it again (in another process where there is one)", async () => {
+      // Short back-offs and room for many hand-backs: which process takes the job next is a race.
+      const { queue, another } = await open({ handBack: { delayMs: 10, maxDelayMs: 50, maxHandBacks: 100 } });
+      let declined = 0;
+      if (another) {
+        queue.process(
+          async () => {
+            declined++;
+            throw new HandBack("the task pack is not available here");
+          },
+          { concurrency: 1 },
+        );
+      } else {
+        queue.process(
+          async (job) => {
+            if (declined === 0) {
+              declined++;
+              await job.saveCheckpoint("looked");
+              throw new HandBack("not now");
+            }
+            return { ranBy: "this process", checkpoint: job.checkpoint };
+          },
+          { concurrency: 1 },
+        );
+      }
+      await queue.add("x", { n: 1 }, { jobId: "hb", attempts: 1 });
+      await until(
+        async () => (((await queue.get("hb"))?.handBacks ?? 0) >= 1 ? true : undefined),
+        "a hand-back",
+      );
+      if (another) (await another()).process(async () => ({ ranBy: "another process" }), { concurrency: 1 });
+      const done = await queue.waitFor("hb", 10_000);
+      expect(done).toMatchObject({ state: "completed", handBacks: declined });
+      expect(done!.result).toEqual(
+        another ? { ranBy: "another process" } : { ranBy: "this process", checkpoint: "looked" },
+      );
+      expect(done!.attempts).toBe(declined + 1);
+    });
+
+    it("fails a job handed back `maxHandBacks` times, with the hand-back's reason", async () => {
+      const { queue } = await open({ handBack: { delayMs: 5, maxDelayMs: 20, maxHandBacks: 3 } });
+      let declined = 0;
+      queue.process(
+        async () => {
+          declined++;
+          throw new HandBack("task pack abc123 is not available here");
+        },
+        { concurrency: 1 },
+      );
+      await queue.add("x", {}, { jobId: "nobody", attempts: 5 });
+      const failed = await queue.waitFor("nobody", 10_000);
+      expect(failed).toMatchObject({ state: "failed", handBacks: 3 });
+      expect(failed!.error).toMatch(/handed back 3 times.*task pack abc123 is not available here/);
+      expect(declined).toBe(3);
     });
 
     it("gives a later attempt the checkpoint an earlier one saved", async () => {

@@ -4,7 +4,12 @@ import {
   type AddOptions,
   type CloseOptions,
   DEFAULT_ATTEMPTS,
+  DEFAULT_HAND_BACK,
   failureMessage,
+  HandBack,
+  type HandBackPolicy,
+  handBackDelayMs,
+  handedBackTooOften,
   isRetryable,
   type JobCounts,
   type JobHandler,
@@ -19,6 +24,7 @@ export interface InProcessQueueOptions {
   /** Finished jobs kept (oldest dropped first), so results stay readable and ids stay deduplicated. */
   keepFinished?: number;
   now?: () => number;
+  handBack?: Partial<HandBackPolicy>;
 }
 
 interface Job {
@@ -26,6 +32,8 @@ interface Job {
   data: unknown;
   maxAttempts: number;
   checkpoint: unknown;
+  /** Times the handler handed the job back (HandBack); they use up no attempt. */
+  handBacks: number;
   /** Bumped whenever an attempt is abandoned, so that its late end is ignored. */
   generation: number;
   abort?: AbortController;
@@ -50,6 +58,7 @@ export class InProcessQueue implements JobQueue {
   private readonly retryDelayMs: number;
   private readonly keepFinished: number;
   private readonly now: () => number;
+  private readonly handBack: HandBackPolicy;
 
   constructor(
     readonly name: string,
@@ -58,6 +67,7 @@ export class InProcessQueue implements JobQueue {
     this.retryDelayMs = options.retryDelayMs ?? 1000;
     this.keepFinished = options.keepFinished ?? 10_000;
     this.now = options.now ?? Date.now;
+    this.handBack = { ...DEFAULT_HAND_BACK, ...options.handBack };
     this.events.setMaxListeners(0);
   }
 
@@ -76,6 +86,7 @@ export class InProcessQueue implements JobQueue {
       data: structuredClone(data),
       maxAttempts: options.attempts ?? DEFAULT_ATTEMPTS,
       checkpoint: undefined,
+      handBacks: 0,
       generation: 0,
     });
     this.waiting.push(options.jobId);
@@ -107,7 +118,14 @@ export class InProcessQueue implements JobQueue {
     const job = this.jobs.get(id);
     if (job?.snapshot.state !== "failed") return false;
     this.forgetFinished(id);
-    Object.assign(job.snapshot, { state: "waiting", attempts: 0, error: undefined, finishedAt: undefined });
+    job.handBacks = 0;
+    Object.assign(job.snapshot, {
+      state: "waiting",
+      attempts: 0,
+      handBacks: undefined,
+      error: undefined,
+      finishedAt: undefined,
+    });
     this.waiting.push(id);
     this.pump();
     return true;
@@ -188,26 +206,35 @@ export class InProcessQueue implements JobQueue {
     if (outcome.ok) {
       snapshot.result = structuredClone(outcome.value);
       this.finish(job, "completed");
-    } else if (snapshot.attempts < job.maxAttempts && isRetryable(outcome.error)) {
+    } else if (outcome.error instanceof HandBack) {
+      job.handBacks++;
+      snapshot.handBacks = job.handBacks;
+      if (job.handBacks >= this.handBack.maxHandBacks) {
+        snapshot.error = handedBackTooOften(job.handBacks, outcome.error);
+        this.finish(job, "failed");
+      } else this.offerAgain(snapshot, handBackDelayMs(this.handBack, job.handBacks));
+    } else if (snapshot.attempts - job.handBacks < job.maxAttempts && isRetryable(outcome.error)) {
       snapshot.error = failureMessage(outcome.error);
-      snapshot.state = "waiting";
-      if (this.closed) {
-        this.waiting.push(snapshot.id);
-        return;
-      }
-      const timer = setTimeout(
-        () => {
-          this.timers.delete(timer);
-          this.waiting.push(snapshot.id);
-          this.pump();
-        },
-        this.retryDelayMs * 2 ** (snapshot.attempts - 1),
-      );
-      this.timers.add(timer);
+      this.offerAgain(snapshot, this.retryDelayMs * 2 ** (snapshot.attempts - job.handBacks - 1));
     } else {
       snapshot.error = failureMessage(outcome.error);
       this.finish(job, "failed");
     }
+  }
+
+  /** Back to waiting after `delayMs` (at once, for the next process, when the queue is closing). */
+  private offerAgain(snapshot: JobSnapshot, delayMs: number): void {
+    snapshot.state = "waiting";
+    if (this.closed) {
+      this.waiting.push(snapshot.id);
+      return;
+    }
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      this.waiting.push(snapshot.id);
+      this.pump();
+    }, delayMs);
+    this.timers.add(timer);
   }
 
   private finish(job: Job, state: "completed" | "failed"): void {

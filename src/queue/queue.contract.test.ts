@@ -8,7 +8,9 @@ import { startRedis, type TestRedis } from "./testing/redis-server.ts";
 
 runQueueContract({
   name: "in-process",
-  open: async () => ({ queue: new InProcessQueue("contract", { retryDelayMs: 10 }) }),
+  open: async (options) => ({
+    queue: new InProcessQueue("contract", { retryDelayMs: 10, handBack: options?.handBack }),
+  }),
 });
 
 let redis: TestRedis;
@@ -21,13 +23,14 @@ afterAll(async () => {
 
 runQueueContract({
   name: "bullmq (a redis-server of the test's own)",
-  open: async () => {
+  open: async (options) => {
     const name = `contract-${randomBytes(4).toString("hex")}`;
     const make = async () => {
       const q = new BullmqQueue(name, {
         connection: redisOptions(redis.url),
         retryDelayMs: 10,
         lockMs: 2000,
+        handBack: options?.handBack,
       });
       await q.ready();
       return q;

@@ -1,4 +1,4 @@
-import { InvariantError, isUserError, SandboxError } from "../errors.ts";
+import { GagarError, InvariantError, isUserError, SandboxError } from "../errors.ts";
 
 /**
  * Where a job is. Retries waiting for their back-off count as `waiting`; `completed` and `failed`
@@ -18,8 +18,10 @@ export interface JobSnapshot {
   result?: unknown;
   /** Why the last attempt failed (the error's message). */
   error?: string;
-  /** Attempts started so far, including a running one. */
+  /** Attempts started so far, including a running one and the ones that handed the job back. */
   attempts: number;
+  /** Times a process handed the job back (HandBack) instead of running it; absent when none did. */
+  handBacks?: number;
   /** Epoch milliseconds. */
   createdAt: number;
   finishedAt?: number;
@@ -98,6 +100,44 @@ export interface JobQueue {
 }
 
 export const DEFAULT_ATTEMPTS = 3;
+
+/**
+ * Thrown by a handler that cannot run a job in this process though another could (a worker that
+ * cannot get the task pack the job names): the job is not failed and uses up no attempt; it goes
+ * back to the queue after a back-off, for any process to take. A job handed back `maxHandBacks`
+ * times fails with the last hand-back's message, so one that no process can run does not circle
+ * for ever.
+ */
+export class HandBack extends GagarError {
+  override readonly name = "HandBack";
+}
+
+/** How hand-backs are paced and bounded; queue implementations take overrides (tests shorten them). */
+export interface HandBackPolicy {
+  /** Back-off before the job is offered again after its first hand-back; doubles with each further one. */
+  delayMs: number;
+  /** The longest back-off. */
+  maxDelayMs: number;
+  /** Hand-backs after which the job fails. */
+  maxHandBacks: number;
+}
+
+/**
+ * Ten hand-backs from 1 s doubling to at most a minute give the job about five minutes to meet a
+ * process that can run it: long enough for a busy worker with the pack to come free, short enough
+ * that a job no worker can run fails while its request is still waited on.
+ */
+export const DEFAULT_HAND_BACK: HandBackPolicy = { delayMs: 1000, maxDelayMs: 60_000, maxHandBacks: 10 };
+
+/** The back-off after the `handBacks`-th hand-back (1-based). */
+export function handBackDelayMs(policy: HandBackPolicy, handBacks: number): number {
+  return Math.min(policy.maxDelayMs, policy.delayMs * 2 ** Math.max(0, handBacks - 1));
+}
+
+/** The failure message of a job handed back too often. */
+export function handedBackTooOften(handBacks: number, error: HandBack): string {
+  return `handed back ${handBacks} times, no process could run it: ${error.message}`;
+}
 
 /**
  * Whether another attempt could succeed: not for bad input (the user must fix it), gagar bugs, or

@@ -8,7 +8,7 @@ import {
   type SeriesPoint,
   scatterChart,
 } from "./charts.ts";
-import type { GroupData, RunData } from "./run-data.ts";
+import { type GroupData, isVetoed, type RunData } from "./run-data.ts";
 
 const STEP = "step";
 
@@ -126,7 +126,7 @@ function advantageScatter(stepIdx: number, groups: readonly GroupData[]): Chart 
   for (const g of groups) {
     for (const c of g.candidates) {
       if (!c.advantage || c.tokens === undefined) continue;
-      const shape = c.verdict?.passed ? "passed" : "failed";
+      const shape = isVetoed(c) ? "vetoed" : c.verdict?.passed ? "passed" : "failed";
       const label = `${c.id} (${g.taskId})`;
       points.push({ x: c.tokens, y: c.advantage.baseAdvantage, series: "GRPO", shape, label });
       points.push({ x: c.tokens, y: c.advantage.advantage, series: "GAGAR", shape, label });

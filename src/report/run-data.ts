@@ -57,3 +57,11 @@ export interface CandidateData {
   /** The grader's findings and the verifier's (stripped test edits, forged reports…). */
   findings: (Finding & { source: "grader" | "verifier" })[];
 }
+
+/**
+ * A pass the veto turned into a failure (advantage.veto): its advantages were computed with a
+ * failure's reward (VETOED_REWARD, 0), which a pass gets no other way.
+ */
+export function isVetoed(c: CandidateData): boolean {
+  return c.verdict?.passed === true && c.advantage !== undefined && c.advantage.reward === 0;
+}

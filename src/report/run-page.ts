@@ -4,7 +4,14 @@ import { chartFigure, escapeHtml, percent, renderPage, section, signed } from ".
 import { PAGE_SCRIPT } from "./page-script.ts";
 import { renderSvg } from "./render-chart.ts";
 import { candidateLabel, groupAdvantageChart, runCharts } from "./run-charts.ts";
-import type { CandidateData, GroupData, OutputFile, RunData, StepData } from "./run-data.ts";
+import {
+  type CandidateData,
+  type GroupData,
+  isVetoed,
+  type OutputFile,
+  type RunData,
+  type StepData,
+} from "./run-data.ts";
 
 /**
  * Each distinct patch is rendered once and put in the page once, as an HTML string in a JSON data
@@ -220,16 +227,24 @@ function rankingLine(group: GroupData): string {
   const tiers = r.ranking
     .map((t) => t.map((id) => escapeHtml(candidateLabel(group, id))).join(" = "))
     .join(" &gt; ");
-  return `<p class="ranking">ranking by ${escapeHtml(r.grader.name)} ${escapeHtml(r.grader.version)}${fallback}: ${tiers}</p>`;
+  const vetoed = group.candidates.filter(isVetoed).map((c) => escapeHtml(candidateLabel(group, c.id)));
+  const veto = vetoed.length
+    ? ` · vetoed for a critical finding, scored as failures: ${vetoed.join(", ")}`
+    : "";
+  return `<p class="ranking">ranking by ${escapeHtml(r.grader.name)} ${escapeHtml(r.grader.version)}${fallback}: ${tiers}${veto}</p>`;
 }
 
 function candidateRows(group: GroupData, c: CandidateData, patches: Map<string, RenderedPatch>): string {
   const a = c.advantage;
-  const vetoed = c.verdict?.passed === true && a !== undefined && a.reward === 0;
+  const vetoed = isVetoed(c);
+  const title = vetoed
+    ? "passed the tests; vetoed for a critical finding, so scored as a failure (advantage.veto)"
+    : (c.verdict?.detail ?? "");
   const verdict = c.verdict
-    ? `<span class="badge ${c.verdict.passed && !vetoed ? "pass" : "fail"}" title="${escapeHtml(c.verdict.detail ?? "")}">${vetoed ? "vetoed" : escapeHtml(c.verdict.reason)}</span>`
+    ? `<span class="badge ${c.verdict.passed && !vetoed ? "pass" : "fail"}" title="${escapeHtml(title)}">${vetoed ? "vetoed" : escapeHtml(c.verdict.reason)}</span>`
     : `<span class="muted">not verified</span>`;
-  const tier = a?.tier ?? tierInRanking(group, c.id);
+  // A candidate with advantages has the tier they were computed with (none for a vetoed pass).
+  const tier = a ? a.tier : tierInRanking(group, c.id);
   const num = (text: string, field?: string) =>
     `<td class="num"${field ? ` data-field="${field}"` : ""}>${text}</td>`;
   const findings = [...c.findings].sort(

@@ -53,7 +53,22 @@ export interface SamplerDeps<G> {
   random: Random;
   /** Generates (or, on resume, reloads) the group for `taskId` in `round`. */
   generate: (taskId: string, round: number) => Promise<GeneratedGroup<G>>;
-  onRound?: (round: number, keptSoFar: number, generatedThisRound: number) => void;
+  /** Told after each round; `round` is its 0-based index, as in the groups' `round`. */
+  onRound?: (round: number, outcome: RoundOutcome) => void;
+}
+
+/** What one round of generation gave. */
+export interface RoundOutcome {
+  generated: number;
+  /** Generated groups with reward variance (the rest were all-pass or all-fail). */
+  informative: number;
+  /** Informative groups of this round that went into the batch. */
+  kept: number;
+  /** Informative groups of this round beyond what the batch needed, dropped as surplus. */
+  surplus: number;
+  /** Groups in the batch after this round, and how many it wants. */
+  batch: number;
+  wanted: number;
 }
 
 /**
@@ -76,11 +91,15 @@ export async function sampleInformativeGroups<G>(
     const size = Math.ceil(missing * options.oversample);
     const tasks = selectTasks(deps.taskIds, size, history, options.selection, deps.random);
     const generated = await Promise.all(tasks.map((taskId) => deps.generate(taskId, round)));
+    const outcome = { generated: generated.length, informative: 0, kept: 0, surplus: 0 };
     for (const g of generated) {
       rollouts += g.rewards.length;
       const informative = isInformative(g.rewards);
       const keep = informative && kept < options.batchGroups;
       if (keep) kept++;
+      if (informative) outcome.informative++;
+      if (keep) outcome.kept++;
+      else if (informative) outcome.surplus++;
       groups.push({
         ...g,
         round,
@@ -90,8 +109,8 @@ export async function sampleInformativeGroups<G>(
       const h = history.get(g.taskId) ?? { attempts: 0, passes: 0 };
       history.set(g.taskId, { attempts: h.attempts + g.rewards.length, passes: h.passes + g.passes });
     }
+    deps.onRound?.(round, { ...outcome, batch: kept, wanted: options.batchGroups });
     round++;
-    deps.onRound?.(round, kept, generated.length);
   }
   const shortfall = kept < options.batchGroups;
   if (shortfall && options.onShortfall === "fail") {

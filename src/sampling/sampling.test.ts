@@ -90,4 +90,29 @@ describe("sampleInformativeGroups", () => {
     const partial = await sampleInformativeGroups(only, { ...options, onShortfall: "partial" });
     expect(partial).toMatchObject({ shortfall: true, rounds: 10, kept: [] });
   });
+
+  it("tells each round, by the index its groups carry, what it generated, found informative and kept", async () => {
+    for (const seed of [1, 2, 3, 4, 5, 6, 7, 8]) {
+      const told: [number, Record<string, number>][] = [];
+      const result = await sampleInformativeGroups(
+        { ...deps(seed), onRound: (round, outcome) => told.push([round, { ...outcome }]) },
+        { ...options, onShortfall: "partial" },
+      );
+      expect(told.map(([round]) => round)).toEqual([...Array(result.rounds).keys()]);
+      let batch = 0;
+      for (const [round, outcome] of told) {
+        const groups = result.groups.filter((g) => g.round === round);
+        batch += outcome.kept!;
+        expect(outcome).toEqual({
+          generated: groups.length,
+          informative: groups.filter((g) => isInformative(g.rewards)).length,
+          kept: groups.filter((g) => g.kept).length,
+          surplus: groups.filter((g) => g.dropReason === "surplus").length,
+          batch,
+          wanted: options.batchGroups,
+        });
+      }
+      expect(batch).toBe(result.kept.length);
+    }
+  });
 });

@@ -20,7 +20,8 @@ export class ServiceMetrics {
   private readonly finished: number[] = [];
 
   constructor(queues: Record<string, JobQueue>) {
-    collectDefaultMetrics({ register: this.registry, prefix: "gagar_process_" });
+    // prom-client's own names start with process_ or nodejs_: gagar_process_cpu_user_seconds_total, …
+    collectDefaultMetrics({ register: this.registry, prefix: "gagar_" });
     const registers = [this.registry];
     new Gauge({
       name: "gagar_queue_depth",

@@ -110,7 +110,7 @@ export async function startService(o: ServiceOptions): Promise<RunningService> {
       await app.listen({ host: o.host, port: o.port });
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      if (code === "EADDRINUSE" || code === "EACCES" || code === "EADDRNOTAVAIL")
+      if (["EADDRINUSE", "EACCES", "EADDRNOTAVAIL", "ENOTFOUND", "EAI_AGAIN"].includes(code ?? ""))
         throw new ConfigError(`cannot listen on ${o.host}:${o.port}: ${(e as Error).message}`);
       throw e;
     }

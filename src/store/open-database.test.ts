@@ -109,7 +109,8 @@ describe("openDatabase", () => {
     expectInputError(() => openStore(missingDir), missingDir, /directory does not exist/);
     const missing = join(dir, "missing.db");
     expectInputError(() => openStore(missing, { readonly: true }), missing, /cannot open the run store/);
-    expectInputError(() => openStore(dir), dir, /cannot open the run store/);
+    expectInputError(() => openStore(dir), dir, /is a folder; a run store is a file/);
+    expectInputError(() => openStore(dir, { readonly: true }), dir, /is a folder; a run store is a file/);
   });
 
   it("will not migrate through a read-only connection", () => {

@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import Database from "better-sqlite3";
 import { GagarError, InputError } from "../errors.ts";
 import { migrate, requireCurrent, schemaVersion } from "./migrate.ts";
@@ -23,6 +24,8 @@ export interface OpenDatabaseOptions {
  */
 export function openDatabase(file: string, options: OpenDatabaseOptions = {}): Database.Database {
   const { readonly = false, busyTimeoutMs = 5000, migrations = MIGRATIONS } = options;
+  if (statSync(file, { throwIfNoEntry: false })?.isDirectory())
+    throw new InputError({ file }, "is a folder; a run store is a file (e.g. gagar-demo/gagar.sqlite)");
   let db: Database.Database;
   try {
     db = new Database(file, { readonly, fileMustExist: readonly, timeout: busyTimeoutMs });

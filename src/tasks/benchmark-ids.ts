@@ -1,3 +1,5 @@
+import type { MissingPassToPass } from "../contracts/task-spec.ts";
+
 /**
  * Test ids of the public benchmarks, mapped into the id space of gagar's runner adapters
  * (src/verify/runners):
@@ -16,6 +18,34 @@
  *   check (`gagar tasks check --run`) instead of silently failing every candidate.
  */
 const FILE_COLON = /^(.+?\.(?:py|[cm]?[jt]sx?))(?::)(.+)$/;
+
+/** The benchmarks whose records `gagar tasks import` reads, and what a task's defaults follow. */
+export const BENCHMARKS = ["swe-bench", "swe-polybench", "multi-swe-bench"] as const;
+export type Benchmark = (typeof BENCHMARKS)[number];
+
+/**
+ * Which benchmark a record comes from, as far as its form tells: Multi-SWE-bench by its field names
+ * (`fix_patch`), SWE-PolyBench by an id in its `file:name` form (one colon after the file), SWE-bench
+ * otherwise. Ids without a file (mocha full titles) say nothing, so `gagar tasks import --benchmark`
+ * can name the benchmark instead.
+ */
+export function detectBenchmark(
+  record: Readonly<Record<string, unknown>>,
+  ids: readonly string[],
+): Benchmark {
+  if ("fix_patch" in record) return "multi-swe-bench";
+  if (ids.some((id) => !id.includes("::") && FILE_COLON.test(id))) return "swe-polybench";
+  return "swe-bench";
+}
+
+/**
+ * What a passToPass test that no report mentions counts as, following the benchmark's harness:
+ * SWE-PolyBench's counts only a reported failure; SWE-bench's needs the test to have passed (a test
+ * that did not run did not pass), and gagar keeps that strict rule for Multi-SWE-bench records too.
+ */
+export function missingPassToPassOf(benchmark: Benchmark): MissingPassToPass {
+  return benchmark === "swe-polybench" ? "ignore" : "fail";
+}
 
 export function toTaskId(id: string, runner: string): string {
   const python = runner === "pytest";

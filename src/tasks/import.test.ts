@@ -1,10 +1,19 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { ConfigError, type InputError } from "../errors.ts";
 import { selectBackend } from "../sandbox/select.ts";
+import { mountsBelow } from "../verify/stale-sessions.ts";
 import { loadTaskPack } from "../verify/task-pack.ts";
 import { Verifier } from "../verify/verifier.ts";
 import { verifyRollouts } from "../verify/verify-rollouts.ts";
@@ -86,7 +95,9 @@ function instances(extra: Record<string, unknown> = {}): string {
 describe("importSweBench", () => {
   it("writes a task pack from the base commit, with hidden tests at their post-patch state", async () => {
     const out = join(root, "packs");
-    expect(await importSweBench(instances(), { reposDir: repos, outDir: out })).toEqual(["acme__calc-1"]);
+    expect((await importSweBench(instances(), { reposDir: repos, outDir: out })).imported).toEqual([
+      "acme__calc-1",
+    ]);
     const pack = loadTaskPack(join(out, "acme__calc-1"));
     expect(pack.spec.failToPass).toEqual(["tests/test_calc.py::test_div_zero"]);
     expect(pack.spec.test.runner).toBe("pytest");
@@ -118,7 +129,7 @@ describe("importSweBench", () => {
     ]);
   });
 
-  it("names the line and field of bad instances and leaves nothing behind", async () => {
+  it("names the line and field of bad records before doing anything, and leaves nothing behind", async () => {
     const out = join(root, "packs-bad");
     const bad = async (extra: Record<string, unknown>) => {
       try {
@@ -135,12 +146,38 @@ describe("importSweBench", () => {
     expect((await bad({ base_commit: "0123456789abcdef" })).location.field).toBe("base_commit");
     expect((await bad({ repo: "../etc" })).location.field).toBe("repo");
     expect((await bad({ repo: "acme/none" })).location.field).toBe("repo");
-    expect((await bad({ FAIL_TO_PASS: ["tests/test_nope.py::t"] })).location.field).toBe("failToPass.0");
-    expect(
-      (await bad({ test_patch: "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n" })).location
-        .field,
-    ).toBe("test_patch");
-    expect(existsSync(join(out, "bad-1"))).toBe(false);
+    expect((await bad({ patch: "\n" })).location.field).toBe("patch");
+    expect((await bad({ test_patch: "diff --git a/../x b/../x\n" })).location.field).toBe("test_patch");
+    expect((await bad({ runner: "mocha", test_command: "mocha {tests}" })).message).toMatch(
+      /:1 \(field test_command\): the mocha runner's command must contain \{reporter\}/,
+    );
+    expect(existsSync(out)).toBe(false);
+  });
+
+  it("carries on past an instance that cannot be imported, says why with its line and field, and leaves nothing of it", async () => {
+    const out = join(root, "packs-partial");
+    const good = JSON.parse(readFileSync(instances({ instance_id: "good-1" }), "utf8"));
+    const file = join(root, "partial.jsonl");
+    const lines = [
+      { ...good, instance_id: "nope-1", FAIL_TO_PASS: ["tests/test_nope.py::t"] },
+      {
+        ...good,
+        instance_id: "nope-2",
+        test_patch: "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n",
+      },
+      good,
+    ];
+    writeFileSync(file, lines.map((l) => JSON.stringify(l)).join("\n"));
+    const report = await importSweBench(file, { reposDir: repos, outDir: out });
+    expect(report.imported).toEqual(["good-1"]);
+    expect(report.failed.map((f) => [f.id, f.message.replace(file, "F")])).toEqual([
+      [
+        "nope-1",
+        expect.stringMatching(/^F:1 \(field FAIL_TO_PASS\.0\): imported task is invalid: .*test_nope\.py/),
+      ],
+      ["nope-2", expect.stringMatching(/^F:2 \(field test_patch\): does not apply to base_commit/)],
+    ]);
+    expect(readdirSync(out)).toEqual(["good-1"]);
   });
 
   it("refuses to overwrite an existing task without force", async () => {
@@ -148,7 +185,7 @@ describe("importSweBench", () => {
     const file = instances({ instance_id: "acme__calc-3" });
     await importSweBench(file, { reposDir: repos, outDir: out });
     await expect(importSweBench(file, { reposDir: repos, outDir: out })).rejects.toThrow(ConfigError);
-    expect(await importSweBench(file, { reposDir: repos, outDir: out, force: true })).toEqual([
+    expect((await importSweBench(file, { reposDir: repos, outDir: out, force: true })).imported).toEqual([
       "acme__calc-3",
     ]);
   });
@@ -156,9 +193,27 @@ describe("importSweBench", () => {
   it("derives FAIL_TO_PASS and PASS_TO_PASS by running when an instance has none", async () => {
     const out = join(root, "packs-derived");
     const file = instances({ instance_id: "acme__calc-4", FAIL_TO_PASS: undefined, PASS_TO_PASS: undefined });
-    const verifier = new Verifier({ sandbox: await selectBackend("bwrap") });
+    const session = join(root, "session");
+    mkdirSync(session);
+    const verifier = new Verifier({ sandbox: await selectBackend("bwrap"), workRoot: session });
+    const runs = vi.spyOn(verifier, "verify");
     try {
-      await importSweBench(file, { reposDir: repos, outDir: out, verifier });
+      const report = await importSweBench(file, {
+        reposDir: repos,
+        outDir: out,
+        verifier: async () => verifier,
+        check: true,
+      });
+      // Derived and checked from the same two runs: the base with the hidden tests, and the reference.
+      expect(runs.mock.calls.map(([, patch]) => (patch ? "reference" : "empty"))).toEqual([
+        "empty",
+        "reference",
+      ]);
+      expect(report).toMatchObject({ imported: ["acme__calc-4"], invalid: [], failed: [] });
+      expect(JSON.parse(readFileSync(join(out, "acme__calc-4", "check.json"), "utf8")).valid).toBe(true);
+      // The session let go of the task once it had run it: no copy of its repository, no view mounted.
+      expect(readdirSync(join(session, "tasks"))).toEqual(["self-test"]);
+      expect(mountsBelow(session)).toEqual([]);
     } finally {
       await verifier.close();
     }
@@ -198,19 +253,33 @@ describe("importSweBench", () => {
     );
     const verifier = new Verifier({ sandbox: await selectBackend("bwrap") });
     try {
-      await importSweBench(poly, { reposDir: repos, outDir: out, verifier, check: true });
-      await importSweBench(multi, { reposDir: repos, outDir: out, verifier, check: true });
+      await importSweBench(poly, {
+        reposDir: repos,
+        outDir: out,
+        verifier: async () => verifier,
+        check: true,
+      });
+      await importSweBench(multi, {
+        reposDir: repos,
+        outDir: out,
+        verifier: async () => verifier,
+        check: true,
+      });
     } finally {
       await verifier.close();
     }
     const polyPack = loadTaskPack(join(out, "acme__calc-6"));
     expect(polyPack.spec.failToPass).toEqual(["tests/test_calc.py::test_div_zero"]);
-    // tests/test_more.py::test_gone does not exist: the check says so, and the task is not scored.
-    expect(polyPack.invalid).toContain(
-      "test id tests/test_more.py::test_gone never appears in a report (with or without the fix)",
-    );
+    // tests/test_more.py::test_gone does not exist. SWE-PolyBench's harness counts a passToPass test
+    // no report mentions as not failed, and a task taken from it follows that rule: the check says so.
+    expect(polyPack.spec.missingPassToPass).toBe("ignore");
+    expect(polyPack.invalid).toBeUndefined();
+    expect(JSON.parse(readFileSync(join(polyPack.dir, "check.json"), "utf8")).notes).toEqual([
+      'test id tests/test_more.py::test_gone never appears in a report (with or without the fix); missingPassToPass is "ignore", so it does not count',
+    ]);
     const multiPack = loadTaskPack(join(out, "acme__calc-7"));
     expect(multiPack.spec.passToPass).toEqual(["tests/test_calc.py::test_div"]);
+    expect(multiPack.spec.missingPassToPass).toBe("fail");
     expect(multiPack.invalid).toBeUndefined();
   });
 

@@ -5,317 +5,340 @@ import {
   existsSync,
   mkdirSync,
   mkdtempSync,
+  readdirSync,
   readFileSync,
   renameSync,
+  rmdirSync,
   rmSync,
   statSync,
   writeFileSync,
 } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { z } from "zod";
-import { EnvironmentSpec, TaskSpecInput, TEST_RUNNERS } from "../contracts/task-spec.ts";
-import { parseDiff } from "../diff/parse.ts";
+import type { TaskSpec } from "../contracts/task-spec.ts";
 import { ConfigError, InputError } from "../errors.ts";
-import { readJsonlAll } from "../io/jsonl.ts";
+import { EnvironmentError } from "../verify/environments/types.ts";
 import { exportTree } from "../verify/git-tree-export.ts";
-import { forbiddenReason } from "../verify/protected-paths.ts";
 import { runnerNamed } from "../verify/runners/registry.ts";
 import { saveCheck } from "../verify/task-check-file.ts";
 import { listHiddenTests, loadTaskPack, type TaskPack } from "../verify/task-pack.ts";
-import type { Verifier } from "../verify/verifier.ts";
-import { toTaskId } from "./benchmark-ids.ts";
-import { checkTask, describeCheck } from "./check.ts";
-import { deriveLists } from "./derive.ts";
+import type { Outcome, Verifier } from "../verify/verifier.ts";
+import type { Benchmark } from "./benchmark-ids.ts";
+import {
+  finished,
+  judgeTask,
+  type RunTaskResult,
+  runTask,
+  type TaskCheck,
+  type TaskRuns,
+  unfinished,
+} from "./check.ts";
+import { changingIdSuspects, deriveLists, unstableIds, without } from "./derive.ts";
+import { type ImportInstance, type InstanceDefaults, readInstances, specOf } from "./instances.ts";
 
 const run = promisify(execFile);
 
 /**
- * `gagar tasks import`: SWE-bench-style instances → task packs.
+ * `gagar tasks import`: benchmark instances → task packs.
  *
- * For each instance: `repo/` is the tree of `base_commit` in the git repository `<repos>/<repo>`
- * (git-tree-export.ts: no history); `tests/` holds every file `test_patch` creates or changes, at its
- * post-patch state (the patch is applied with `git apply` to a scratch copy of just those files, never
- * to the repository); `patch` becomes reference.patch; `FAIL_TO_PASS`/`PASS_TO_PASS` may be JSON lists
- * or JSON-encoded strings (as in the public datasets), in the SWE-bench, SWE-PolyBench or
- * Multi-SWE-bench id forms (benchmark-ids.ts). Multi-SWE-bench records (`org`, `repo`, `number`,
- * `base.sha`, `fix_patch`, `*_tests`, `resolved_issues`) are read as the same fields: its harness
- * counts a test that was failing (`f2p`), skipped (`s2p`) or not there at all (`n2p`, a new test)
- * before the fix and passes after it as fixed, and gagar's failToPass means the same (a skipped or
- * missing test fails), so all three form FAIL_TO_PASS; `p2p` is PASS_TO_PASS. The statement is the
- * resolved issues' titles and bodies, else the pull request's.
+ * First every record is read and checked (instances.ts); a bad one stops the import before anything
+ * is written. Then each instance in turn: `repo/` is the tree of `base_commit` in the git repository
+ * `<repos>/<repo>` (git-tree-export.ts: no history); `tests/` holds every file `test_patch` creates or
+ * changes, at its post-patch state (the patch is applied with `git apply` to a scratch copy of just
+ * those files, never to the repository); `patch` becomes reference.patch.
  *
- * The runner comes from the instance's `runner`, else `--runner`, else the language (pytest for Python,
- * node:test otherwise); the environment from the instance's `environment`, else the repository's entry
- * in `--environments` (a JSON file `{"owner/repo": <environment>}`), else `--environment`, else the host.
+ * An instance without FAIL_TO_PASS, and every instance when `check` is set, is run twice (check.ts
+ * `runTask`): the base with the hidden tests, and the reference. Missing lists are derived from those
+ * runs (derive.ts), and the same runs are judged as `gagar tasks check --run` would, the result kept
+ * in check.json (a task found invalid is never scored).
  *
- * An instance without FAIL_TO_PASS is run (it needs a verifier): the base with the hidden tests, then
- * the reference; the lists are what changed (derive.ts). With `check`, every imported task is run the
- * same way and its result kept in check.json, so that a task whose given lists do not hold is never
- * scored. Each pack is written to a temporary folder and renamed into place once it loads cleanly, so a
- * failed import leaves no half-written task behind.
+ * An instance that cannot be imported (its test patch does not apply, its environment does not build,
+ * nothing can be derived) does not stop the others: it is reported in `failed`, and leaves nothing
+ * behind. Each pack is built in a temporary folder and renamed into place once complete; an output
+ * folder the import made stays only if a task landed in it. Only a fault of the verifier itself (a
+ * SandboxError) ends the import early.
  */
 
-const idList = z.union([
-  z.array(z.string().min(1)),
-  z.string().transform((text, ctx) => {
-    try {
-      const parsed = z.array(z.string().min(1)).safeParse(JSON.parse(text));
-      if (parsed.success) return parsed.data;
-    } catch {
-      // reported below
-    }
-    ctx.addIssue({ code: "custom", message: "expected a list of test ids or a JSON-encoded list" });
-    return z.NEVER;
-  }),
-]);
-
-/** Multi-SWE-bench's field names, read as SWE-bench's. */
-function fromMultiSweBench(raw: unknown): unknown {
-  if (!raw || typeof raw !== "object") return raw;
-  const r = raw as Record<string, unknown>;
-  if (!("fix_patch" in r) || "patch" in r) return raw;
-  const base = r.base as { sha?: unknown } | undefined;
-  const keys = (v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? Object.keys(v) : v);
-  const fixed = [r.f2p_tests, r.s2p_tests, r.n2p_tests].filter((v) => v !== undefined).map(keys);
-  return {
-    ...r,
-    instance_id: r.instance_id ?? `${r.org}__${r.repo}-${r.number}`,
-    repo: typeof r.org === "string" && typeof r.repo === "string" ? `${r.org}/${r.repo}` : r.repo,
-    base_commit: r.base_commit ?? base?.sha,
-    patch: r.fix_patch,
-    FAIL_TO_PASS: r.FAIL_TO_PASS ?? unionOf(fixed),
-    PASS_TO_PASS: r.PASS_TO_PASS ?? keys(r.p2p_tests),
-    problem_statement: r.problem_statement ?? multiSweBenchStatement(r),
-  };
-}
-
-/**
- * The lists' ids in order, each once; undefined without lists. A value that is not a list is passed
- * on as it is, so that the schema names the field.
- */
-function unionOf(lists: unknown[]): unknown {
-  if (lists.length === 0) return undefined;
-  const bad = lists.find((l) => !Array.isArray(l));
-  if (bad !== undefined) return bad;
-  return [...new Set(lists.flat())];
-}
-
-/** The resolved issues' titles and bodies, else the pull request's; empty parts are left out. */
-function multiSweBenchStatement(r: Record<string, unknown>): string | undefined {
-  const text = (v: unknown) => (typeof v === "string" ? v.trim() : "");
-  const both = (o: { title?: unknown; body?: unknown }) =>
-    [text(o.title), text(o.body)].filter(Boolean).join("\n\n");
-  const issues = Array.isArray(r.resolved_issues) ? (r.resolved_issues as unknown[]) : [];
-  const statement = issues
-    .map((i) => (i && typeof i === "object" ? both(i) : ""))
-    .filter(Boolean)
-    .join("\n\n");
-  return statement || both(r) || undefined;
-}
-
-const Instance = z.looseObject({
-  instance_id: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, "letters, digits, '.', '_' and '-' only"),
-  repo: z.string().regex(/^[A-Za-z0-9._-]+\/[A-Za-z0-9._-]+$/, "expected owner/name"),
-  base_commit: z.string().regex(/^[0-9a-fA-F]{7,64}$/, "expected a commit id"),
-  patch: z.string(),
-  test_patch: z.string().min(1),
-  FAIL_TO_PASS: idList.optional(),
-  PASS_TO_PASS: idList.optional(),
-  problem_statement: z.string().min(1),
-  language: z.string().optional(),
-  runner: z.enum(TEST_RUNNERS).optional(),
-  environment: EnvironmentSpec.optional(),
-});
-export const SweBenchInstance = z.preprocess(fromMultiSweBench, Instance);
-export type SweBenchInstance = z.output<typeof Instance>;
-
-export interface ImportOptions {
-  reposDir: string;
-  outDir: string;
-  testCommand?: string[];
+export interface ImportOptions extends InstanceDefaults {
   timeoutSec?: number;
-  /** Replace task folders that already exist. */
-  force?: boolean;
-  /** The runner of instances that name none (default: by language). */
-  runner?: (typeof TEST_RUNNERS)[number];
-  /** The environment of instances that name none and whose repository has no entry in `repoEnvironments`. */
-  environment?: EnvironmentSpec;
-  /** Environments by repository (`owner/name`). */
-  repoEnvironments?: Record<string, EnvironmentSpec>;
-  /** Runs tasks: to derive missing lists, and to check every task when `check` is set. */
-  verifier?: Verifier;
+  /** The verifier, made when the first instance needs to be run (then closed by the caller). */
+  verifier?: () => Promise<Verifier>;
+  /** Run every imported task and keep the result in check.json. */
   check?: boolean;
   log?: (message: string) => void;
 }
 
-export async function importSweBench(instancesFile: string, options: ImportOptions): Promise<string[]> {
-  const records = await readJsonlAll(instancesFile, SweBenchInstance);
+/** An instance that was not imported, and why. */
+export interface ImportFailure {
+  id: string;
+  /** The record's location and the field at fault, with what is wrong. */
+  message: string;
+  /** The tail of the output that shows why (a set-up command's, the reference run's). */
+  output?: string;
+}
+
+export interface ImportReport {
+  /** Every instance of the file, in order. */
+  total: number;
+  /** Task folders written. */
+  imported: string[];
+  /** Imported tasks that were run and found invalid (they are kept, and never scored). */
+  invalid: TaskCheck[];
+  /** Notes of imported tasks that were run and are valid. */
+  notes: TaskCheck[];
+  failed: ImportFailure[];
+  /** How many records were read as each benchmark. */
+  benchmarks: Partial<Record<Benchmark, number>>;
+}
+
+export async function importSweBench(instancesFile: string, options: ImportOptions): Promise<ImportReport> {
+  const instances = await readInstances(instancesFile, options);
+  const report: ImportReport = {
+    total: instances.length,
+    imported: [],
+    invalid: [],
+    notes: [],
+    failed: [],
+    benchmarks: {},
+  };
+  for (const i of instances) report.benchmarks[i.benchmark] = (report.benchmarks[i.benchmark] ?? 0) + 1;
+  const unlisted = instances.find((i) => i.failToPass === undefined);
+  if ((unlisted || options.check) && !options.verifier)
+    throw unlisted
+      ? new InputError(
+          { ...unlisted.where, field: "FAIL_TO_PASS" },
+          "missing: pass a sandbox to derive the lists by running the tests (gagar tasks import --sandbox)",
+        )
+      : new ConfigError("checking the imported tasks needs a sandbox to run them in");
+  let verifier: Promise<Verifier> | undefined;
+  const verifierOf = () => {
+    verifier ??= options.verifier!();
+    return verifier;
+  };
+  // A sandbox that cannot run is found before anything is written.
+  if (unlisted || options.check) await (await verifierOf()).selfTest();
   const outDir = resolve(options.outDir);
-  mkdirSync(outDir, { recursive: true });
-  const seen = new Set<string>();
-  const imported: string[] = [];
-  for (const { value, line } of records) {
-    const where = { file: instancesFile, line };
-    if (seen.has(value.instance_id))
-      throw new InputError({ ...where, field: "instance_id" }, "duplicate instance_id");
-    seen.add(value.instance_id);
-    const dest = join(outDir, value.instance_id);
-    if (existsSync(dest) && !options.force) {
-      throw new ConfigError(`${dest} exists; pass --force to replace it`);
+  const made = makeOutDir(outDir);
+  const building = new Set<string>();
+  // An interrupted import (SIGINT, SIGTERM: the CLI exits) leaves no temporary folder either.
+  const onExit = () => {
+    for (const dir of building) rmSync(dir, { recursive: true, force: true });
+    removeMade(outDir, made);
+  };
+  process.on("exit", onExit);
+  try {
+    for (const [n, instance] of instances.entries()) {
+      const progress = `[${n + 1}/${instances.length}] ${instance.id}`;
+      const scratch = mkdtempSync(join(outDir, `.${instance.id}.import-`));
+      building.add(scratch);
+      try {
+        const built = await importOne(instance, join(scratch, instance.id), options, progress, verifierOf);
+        if ("failure" in built) {
+          report.failed.push(built.failure);
+          options.log?.(`${progress}: not imported: ${built.failure.message}`);
+          continue;
+        }
+        if (existsSync(instance.dest)) rmSync(instance.dest, { recursive: true, force: true });
+        renameSync(join(scratch, instance.id), instance.dest);
+        report.imported.push(instance.id);
+        if (built.check && !built.check.valid) report.invalid.push(built.check);
+        else if (built.check?.notes.length) report.notes.push(built.check);
+      } finally {
+        rmSync(scratch, { recursive: true, force: true });
+        building.delete(scratch);
+      }
     }
-    const repoDir = join(resolve(options.reposDir), ...value.repo.split("/"));
-    if (!statSync(repoDir, { throwIfNoEntry: false })?.isDirectory()) {
-      throw new InputError({ ...where, field: "repo" }, `no repository at ${repoDir}`);
-    }
-    const tmp = mkdtempSync(join(outDir, `.${value.instance_id}.import-`));
-    try {
-      await buildPack(value, repoDir, tmp, options, where);
-      if (value.FAIL_TO_PASS === undefined) await deriveInto(tmp, value, options, where);
-      if (existsSync(dest)) rmSync(dest, { recursive: true, force: true });
-      renameSync(tmp, dest);
-    } catch (e) {
-      rmSync(tmp, { recursive: true, force: true });
-      throw e;
-    }
-    let pack: TaskPack;
-    try {
-      pack = loadTaskPack(dest);
-    } catch (e) {
-      rmSync(dest, { recursive: true, force: true });
-      if (e instanceof InputError)
-        throw new InputError({ ...where, field: e.location.field }, `imported task is invalid: ${e.detail}`);
-      throw e;
-    }
-    if (options.check && options.verifier) {
-      const check = await checkTask(options.verifier, pack);
-      saveCheck(pack, check);
-      if (!check.valid) options.log?.(describeCheck(check).trimEnd());
-    }
-    imported.push(value.instance_id);
+  } finally {
+    process.off("exit", onExit);
+    if (report.imported.length === 0) removeMade(outDir, made);
   }
-  return imported;
+  return report;
+}
+
+type Built = { check?: TaskCheck } | { failure: ImportFailure };
+
+/** Builds one task folder at `dir` (named as the task), running it when needed; a failure leaves `dir` to be removed. */
+async function importOne(
+  instance: ImportInstance,
+  dir: string,
+  options: ImportOptions,
+  progress: string,
+  verifierOf: () => Promise<Verifier>,
+): Promise<Built> {
+  const fail = (field: string, detail: string, output?: string): Built => ({
+    failure: {
+      id: instance.id,
+      message: new InputError({ ...instance.where, field }, detail).message,
+      ...(output && { output }),
+    },
+  });
+  try {
+    await writeSources(instance, dir);
+  } catch (e) {
+    if (e instanceof InputError) return fail(e.location.field ?? "test_patch", e.detail);
+    throw e;
+  }
+  const timeoutSec = options.timeoutSec ?? 300;
+  const derive = instance.failToPass === undefined;
+  if (!derive) {
+    writeSpec(dir, { ...specOf(instance), timeoutSec });
+    const loaded = loadChecked(dir, instance);
+    if ("failure" in loaded) return loaded;
+    if (!options.check) return {};
+    options.log?.(`${progress}: checking (the base with the hidden tests, then the reference)`);
+    const ran = await runOnce(await verifierOf(), loaded.pack);
+    const check = ran.ok ? judgeTask(loaded.pack.spec, ran.runs) : ran.check;
+    saveCheck(loaded.pack, check);
+    return { check };
+  }
+  options.log?.(`${progress}: deriving FAIL_TO_PASS/PASS_TO_PASS by running the tests`);
+  const spec = { ...specOf(instance), timeoutSec };
+  const ran = await runOnce(
+    await verifierOf(),
+    unlistedPack(dir, spec, instance.patch),
+    async (runs, again) => {
+      // Ids that may name a test differently in every run are told apart by a second run of the reference.
+      const suspects = changingIdSuspects(runs.empty.observed ?? {}, runs.reference.observed ?? {});
+      if (suspects.length === 0) return [];
+      options.log?.(
+        `${progress}: ${suspects.length} test ids differ between the runs; running the reference again`,
+      );
+      const second = await again();
+      return unstableIds(runs.reference.observed ?? {}, second.observed ?? {});
+    },
+  );
+  if (!ran.ok) {
+    const cause = ran.cause;
+    return fail(
+      "environment",
+      `cannot derive FAIL_TO_PASS: ${ran.check.problems.join("; ")}`,
+      cause instanceof EnvironmentError ? cause.outputTail : undefined,
+    );
+  }
+  const { empty, reference } = ran.runs;
+  if (!reference.passed) {
+    return fail(
+      "patch",
+      `cannot derive FAIL_TO_PASS: the reference run ${reference.reason}${reference.detail ? ` (${reference.detail})` : ""}`,
+      diagnostics(reference),
+    );
+  }
+  const baseFinished = finished(empty);
+  const unstable = ran.unstable;
+  const lists = without(deriveLists(empty.observed ?? {}, reference.observed ?? {}, baseFinished), unstable);
+  const dropped = unstable.length
+    ? `${unstable.length} test ids that change from run to run (a parametrisation with the time or a random value) are left out of the lists: ${unstable.slice(0, 3).join(", ")}${unstable.length > 3 ? ", …" : ""}`
+    : undefined;
+  if (lists.failToPass.length === 0) {
+    const why = baseFinished
+      ? `no test fails without the fix and passes with it${dropped ? ` (${dropped})` : ""}`
+      : `no test is known to fail without the fix: ${unfinished(empty, timeoutSec, "without the fix")}`;
+    return fail("FAIL_TO_PASS", `cannot derive: ${why}`, baseFinished ? undefined : diagnostics(empty));
+  }
+  writeSpec(dir, { ...spec, failToPass: lists.failToPass, passToPass: lists.passToPass });
+  const loaded = loadChecked(dir, instance);
+  if ("failure" in loaded) return loaded;
+  const check = judgeTask(loaded.pack.spec, ran.runs);
+  if (lists.unreached.length)
+    check.notes.unshift(
+      `${lists.unreached.length} tests the run without the fix never reached pass with the fix; they are listed as passToPass`,
+    );
+  if (dropped) check.notes.unshift(dropped);
+  saveCheck(loaded.pack, check);
+  return { check };
 }
 
 /**
- * Runs the base (with the hidden tests) and the reference, and writes what changed as the task's
- * failToPass/passToPass. Refuses an instance whose reference makes no test pass that failed before.
+ * The task's two runs, and the ids `unstable` finds with a second run of the reference if it asks for
+ * one; then the session lets go of the task (its copy of the repository).
  */
-async function deriveInto(
-  dir: string,
-  instance: SweBenchInstance,
-  options: ImportOptions,
-  where: { file: string; line: number },
-): Promise<void> {
-  const field = { ...where, field: "FAIL_TO_PASS" };
-  if (!options.verifier)
-    throw new InputError(
-      field,
-      "missing: pass a sandbox to derive the lists by running the tests (gagar tasks import --sandbox)",
-    );
-  const spec = TaskSpecInput.parse(JSON.parse(readFileSync(join(dir, "task.json"), "utf8")));
+async function runOnce(
+  verifier: Verifier,
+  pack: TaskPack,
+  unstable: (runs: TaskRuns, again: () => Promise<Outcome>) => Promise<string[]> = async () => [],
+): Promise<(RunTaskResult & { ok: false }) | { ok: true; runs: TaskRuns; unstable: string[] }> {
+  try {
+    const ran = await runTask(verifier, pack);
+    if (!ran.ok) return ran;
+    const again = () => verifier.verify(pack, pack.referencePatch!, { observe: true });
+    return { ...ran, unstable: await unstable(ran.runs, again) };
+  } finally {
+    await verifier.forget(pack);
+  }
+}
+
+/** Lines of a run's output tail shown with a failure (its failing tests' messages come first). */
+const OUTPUT_LINES = 15;
+
+/** What a run's failing tests reported, then the last lines of its output. */
+function diagnostics(run: Outcome): string {
+  const tail = run.outputTail?.split("\n").slice(-OUTPUT_LINES).join("\n");
+  return [run.failureMessages, tail].filter(Boolean).join("\n");
+}
+
+/** repo/ at the base commit, tests/ from the test patch, reference.patch. */
+async function writeSources(instance: ImportInstance, dir: string): Promise<void> {
+  mkdirSync(dir, { mode: 0o755 });
+  try {
+    await exportTree(instance.repoDir, instance.baseCommit, join(dir, "repo"));
+  } catch (e) {
+    if (e instanceof InputError) throw new InputError({ ...e.location, field: "base_commit" }, e.detail);
+    throw e;
+  }
+  await writeHiddenTests(instance, join(dir, "repo"), join(dir, "tests"));
+  writeFileSync(join(dir, "reference.patch"), instance.patch);
+}
+
+function writeSpec(dir: string, spec: TaskSpec): void {
+  writeFileSync(join(dir, "task.json"), `${JSON.stringify(spec, null, 2)}\n`);
+}
+
+/** The task as `gagar verify` will load it, or why it does not load, said of the record. */
+function loadChecked(dir: string, instance: ImportInstance): { pack: TaskPack } | { failure: ImportFailure } {
+  try {
+    return { pack: loadTaskPack(dir) };
+  } catch (e) {
+    if (!(e instanceof InputError)) throw e;
+    const field = e.location.field
+      ?.replace(/^failToPass/, "FAIL_TO_PASS")
+      .replace(/^passToPass/, "PASS_TO_PASS");
+    return {
+      failure: {
+        id: instance.id,
+        message: new InputError({ ...instance.where, field }, `imported task is invalid: ${e.detail}`)
+          .message,
+      },
+    };
+  }
+}
+
+/** The task without lists, to be run for them: its runs then report every test they saw (`observe`). */
+function unlistedPack(dir: string, spec: TaskSpec, patch: string): TaskPack {
   const runner = runnerNamed(spec.test.runner);
-  const pack: TaskPack = {
+  return {
     dir,
-    spec,
+    spec: { ...spec, failToPass: [], passToPass: [] },
     runner,
     command: spec.test.command ?? [...runner.defaultCommand],
     repoDir: join(dir, "repo"),
     testsDir: join(dir, "tests"),
     hiddenTests: listHiddenTests(join(dir, "tests")),
-    referencePatch: instance.patch,
+    referencePatch: patch,
   };
-  options.log?.(`${instance.instance_id}: deriving FAIL_TO_PASS/PASS_TO_PASS by running the tests`);
-  const before = await options.verifier.verify(pack, "", { observe: true });
-  const after = await options.verifier.verify(pack, instance.patch, { observe: true });
-  const lists = deriveLists(before.observed ?? {}, after.observed ?? {});
-  if (lists.failToPass.length === 0) {
-    const why =
-      after.passed || after.reason === "tests-failed"
-        ? "no test fails without the fix and passes with it"
-        : `the reference run ${after.reason}: ${after.detail ?? ""}`;
-    throw new InputError(field, `cannot derive: ${why}${after.outputTail ? `\n${after.outputTail}` : ""}`);
-  }
-  writeFileSync(join(dir, "task.json"), `${JSON.stringify({ ...spec, ...lists }, null, 2)}\n`);
-}
-
-async function buildPack(
-  instance: SweBenchInstance,
-  repoDir: string,
-  dir: string,
-  options: ImportOptions,
-  where: { file: string; line: number },
-): Promise<void> {
-  try {
-    await exportTree(repoDir, instance.base_commit, join(dir, "repo"));
-  } catch (e) {
-    if (e instanceof InputError) throw new InputError({ ...where, field: "base_commit" }, e.detail);
-    throw e;
-  }
-  await writeHiddenTests(instance.test_patch, join(dir, "repo"), join(dir, "tests"), where);
-  const language = normalizeLanguage(instance.language, where);
-  const runner = instance.runner ?? options.runner ?? (language === "python" ? "pytest" : "node:test");
-  const environment = instance.environment ??
-    options.repoEnvironments?.[instance.repo] ??
-    options.environment ?? { kind: "host" };
-  const ids = (list: string[] | undefined) => (list ?? []).map((id) => toTaskId(id, runner));
-  const spec = TaskSpecInput.safeParse({
-    schemaVersion: 2,
-    id: instance.instance_id,
-    statement: instance.problem_statement,
-    language,
-    test: { runner, ...(options.testCommand && { command: options.testCommand }), report: "junit" },
-    environment,
-    // Placeholder until derived (deriveInto): the lists must not be empty in a task.json.
-    failToPass: instance.FAIL_TO_PASS ? ids(instance.FAIL_TO_PASS) : ["(derived)"],
-    passToPass: ids(instance.PASS_TO_PASS),
-    timeoutSec: options.timeoutSec ?? 300,
-    protectedPaths: [],
-  });
-  if (!spec.success) {
-    const issue = spec.error.issues[0]!;
-    const field = {
-      failToPass: "FAIL_TO_PASS",
-      passToPass: "PASS_TO_PASS",
-      statement: "problem_statement",
-      environment: "environment",
-    }[String(issue.path[0])];
-    throw new InputError({ ...where, field: field ?? issue.path.join(".") }, issue.message);
-  }
-  writeFileSync(join(dir, "task.json"), `${JSON.stringify(spec.data, null, 2)}\n`);
-  writeFileSync(join(dir, "reference.patch"), instance.patch);
 }
 
 /** Applies the test patch to a scratch copy of the files it touches and keeps their new state. */
-async function writeHiddenTests(
-  testPatch: string,
-  repo: string,
-  testsDir: string,
-  where: { file: string; line: number },
-) {
-  let files: ReturnType<typeof parseDiff>;
-  try {
-    files = parseDiff(testPatch);
-  } catch (e) {
-    throw new InputError({ ...where, field: "test_patch" }, (e as Error).message);
-  }
+async function writeHiddenTests(instance: ImportInstance, repo: string, testsDir: string): Promise<void> {
+  const where = { ...instance.where, field: "test_patch" };
   const scratch = mkdtempSync(join(dirname(testsDir), ".test-patch-"));
   try {
-    for (const f of files) {
-      for (const p of [f.oldPath, f.newPath]) {
-        const why = p === null ? null : forbiddenReason(p);
-        if (why)
-          throw new InputError(
-            { ...where, field: "test_patch" },
-            `unsafe path ${JSON.stringify(p)} (${why})`,
-          );
-      }
+    for (const f of instance.testFiles) {
       if (f.oldPath && existsSync(join(repo, f.oldPath))) {
         mkdirSync(dirname(join(scratch, f.oldPath)), { recursive: true });
         copyFileSync(join(repo, f.oldPath), join(scratch, f.oldPath));
       }
     }
-    writeFileSync(join(scratch, ".gagar-test.patch"), testPatch);
+    writeFileSync(join(scratch, ".gagar-test.patch"), instance.testPatch);
     try {
       await run(
         "git",
@@ -332,10 +355,10 @@ async function writeHiddenTests(
       );
     } catch (e) {
       const stderr = String((e as { stderr?: string }).stderr ?? "").trim();
-      throw new InputError({ ...where, field: "test_patch" }, `does not apply to base_commit: ${stderr}`);
+      throw new InputError(where, `does not apply to base_commit: ${stderr}`);
     }
     mkdirSync(testsDir, { mode: 0o755 });
-    for (const f of files) {
+    for (const f of instance.testFiles) {
       if (f.newPath === null) continue;
       const target = join(testsDir, f.newPath);
       mkdirSync(dirname(target), { recursive: true, mode: 0o755 });
@@ -347,12 +370,27 @@ async function writeHiddenTests(
   }
 }
 
-function normalizeLanguage(language: string | undefined, where: { file: string; line: number }): string {
-  const l = (language ?? "python").toLowerCase();
-  if (l === "python" || l === "py") return "python";
-  if (l === "javascript" || l === "js") return "javascript";
-  if (l === "typescript" || l === "ts") return "typescript";
-  if (!/^[a-z][a-z0-9+#._-]*$/.test(l))
-    throw new InputError({ ...where, field: "language" }, `"${language}" is not a language name`);
-  return l;
+/** Makes the output folder (and its missing parents); returns the first folder it made, if any. */
+function makeOutDir(outDir: string): string | undefined {
+  if (existsSync(outDir) && !statSync(outDir).isDirectory())
+    throw new ConfigError(`--out ${outDir} is not a folder`);
+  try {
+    return mkdirSync(outDir, { recursive: true });
+  } catch (e) {
+    throw new ConfigError(`--out ${outDir}: cannot make the folder (${(e as Error).message})`);
+  }
+}
+
+/** Removes the folders `makeOutDir` made, from `outDir` up to `made`, while they are empty. */
+function removeMade(outDir: string, made: string | undefined): void {
+  if (made === undefined) return;
+  for (let dir = outDir; ; dir = dirname(dir)) {
+    try {
+      if (readdirSync(dir).length) return;
+      rmdirSync(dir);
+    } catch {
+      return; // gone already, or not ours to remove
+    }
+    if (dir === made) return;
+  }
 }

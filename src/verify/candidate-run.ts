@@ -4,7 +4,12 @@ import { SandboxError } from "../errors.ts";
 import type { Mount, RunResult, SandboxBackend } from "../sandbox/types.ts";
 import { GUARD_FD, guardSetup } from "./guards/guard-setup.ts";
 import { HOST_PREFIX, hostRuntime } from "./host-runtime.ts";
-import { encodeRunnerPlan, encodeRunnerRequest, type RunnerRequest } from "./runner-plan.ts";
+import {
+  encodeRunnerPlan,
+  encodeRunnerRequest,
+  INTERRUPT_GRACE_MS,
+  type RunnerRequest,
+} from "./runner-plan.ts";
 import { REPORT_FD, SUPPORT_DIR, type TestPlan } from "./runners/types.ts";
 import type { Snapshot } from "./snapshot.ts";
 import type { TaskState } from "./task-state.ts";
@@ -164,10 +169,13 @@ function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan,
     );
   const host = (program: string) => (root ? runtime.wrap(program) : [program]);
   if (root) readOnly.push({ source: "/usr", target: `${HOST_PREFIX}/usr` });
+  const timeoutSec = task?.pack.spec.timeoutSec ?? DEFAULT_TIMEOUT_SEC;
   const runnerPlan = encodeRunnerPlan({
     killOthers: deps.sandbox.name !== "unsandboxed",
     applyArgv: [...host("/usr/bin/git"), ...APPLY_ARGS],
     reportCapBytes: REPORT_CAP,
+    timeoutMs: timeoutSec * 1000,
+    graceMs: INTERRUPT_GRACE_MS,
     runs: plan.runs.map((r) => ({
       label: r.label,
       argv: guard ? guard.argv(r.argv) : r.argv,
@@ -176,7 +184,6 @@ function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan,
     })),
   });
   writeFileSync(join(workspace.roDir, "plan"), runnerPlan, { mode: 0o644 });
-  const timeoutSec = task?.pack.spec.timeoutSec ?? DEFAULT_TIMEOUT_SEC;
   return {
     argv: [...host("/usr/bin/python3"), "-I", "-S", "-B", runnerTarget(deps), PLAN, "/workspace", "/out"],
     root,
@@ -189,7 +196,9 @@ function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan,
     // workspace holds no bytecode by construction (snapshot.ts, the gate, the runner), and the
     // graded directories get a read-only empty __pycache__ (above).
     env: { ...task?.pack.spec.test.env, ...guard?.env, PYTHONPYCACHEPREFIX: "" },
-    timeoutMs: timeoutSec * 1000 + deps.setupMarginMs,
+    // The runner interrupts the tests at timeoutSec and kills them a grace later; the sandbox's own
+    // timeout is the backstop behind both.
+    timeoutMs: timeoutSec * 1000 + INTERRUPT_GRACE_MS + deps.setupMarginMs,
     ...(task?.pack.runner.memoryBytes && { limits: { memoryBytes: task.pack.runner.memoryBytes } }),
   };
 }

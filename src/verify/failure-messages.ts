@@ -1,6 +1,6 @@
 import { WORKSPACE } from "../sandbox/run-spec.ts";
 import type { JunitCase } from "./junit-report.ts";
-import { OUTPUT_TAIL_BYTES, redactLine } from "./output-tail.ts";
+import { OUTPUT_TAIL_BYTES, redactLine, type Secret } from "./output-tail.ts";
 import type { TestPlan } from "./runners/types.ts";
 
 /**
@@ -28,7 +28,7 @@ export interface FailureInput {
   /** The task's failToPass and passToPass ids, in that order. */
   ids: readonly string[];
   /** Lines of the hidden tests (output-tail.ts `secretLines`). */
-  secrets: readonly string[];
+  secrets: readonly Secret[];
   cap?: number;
 }
 
@@ -94,7 +94,7 @@ function collect({ plan, cases, ids }: FailureInput): Failure[] {
   return [...byLabel.values()].sort((a, b) => a.order - b.order);
 }
 
-function render(f: Failure, secrets: readonly string[]): string {
+function render(f: Failure, secrets: readonly Secret[]): string {
   const lines = clean(f.message)
     .split("\n")
     .map((l) => l.trimEnd())

@@ -199,6 +199,49 @@ describe("grade", () => {
     }
   });
 
+  it("keeps what a run stopped at its timeout reported, for observe only: the verdict is timeout", () => {
+    const plan = planTests(pack);
+    // pytest interrupted in its third test: two cases, and the interrupted one without a name.
+    const partial = pytestReport({
+      "tests/test_calc.py::test_div": "passed",
+      "tests/test_calc.py::test_add": "failed",
+    }).replace("</testsuite>", '<testcase time="0.000" /></testsuite>');
+    const stopped = input(plan, partial, { status: status({ timedOut: true, exitCode: 2 }), observe: true });
+    const g = grade(stopped);
+    expect(g).toMatchObject({ passed: false, reason: "timeout", tests: {} });
+    expect(g.detail).toBe("the run did not finish within its 8s timeout");
+    expect(g.observed).toEqual({
+      "tests/test_calc.py::test_div": "passed",
+      "tests/test_calc.py::test_add": "failed",
+    });
+    // Every test passing before the stop is still a timeout, and without observe nothing is kept.
+    const all = grade({
+      ...stopped,
+      reports: [{ ok: true, data: Buffer.from(pytestReport(allPassed(plan))) }],
+    });
+    expect(all.reason).toBe("timeout");
+    expect(grade({ ...stopped, observe: false }).observed).toBeUndefined();
+  });
+
+  it("with missingPassToPass ignore, passes a run whose report lacks a passToPass id, never a failToPass one", () => {
+    const plan = planTests(pack);
+    const outcomes: Record<string, Outcome | { status: Outcome; message: string }> = allPassed(plan);
+    delete outcomes["tests/test_calc.py::test_add"];
+    const lenient = grade(input(plan, pytestReport(outcomes), { missingPassToPass: "ignore" }));
+    expect(lenient).toMatchObject({ passed: true, reason: "passed" });
+    expect(lenient.tests["tests/test_calc.py::test_add"]).toBe("missing");
+    expect(grade(input(plan, pytestReport(outcomes))).reason).toBe("tests-failed");
+    const f2p = { ...allPassed(plan) } as Record<string, Outcome | { status: Outcome; message: string }>;
+    delete f2p[pack.spec.failToPass[0]!];
+    expect(grade(input(plan, pytestReport(f2p), { missingPassToPass: "ignore" })).reason).toBe(
+      "tests-failed",
+    );
+    const failed = { ...outcomes, "tests/test_calc.py::test_add": "failed" as const };
+    expect(grade(input(plan, pytestReport(failed), { missingPassToPass: "ignore" })).reason).toBe(
+      "tests-failed",
+    );
+  });
+
   it("reports a failed git apply with git's last lines", () => {
     const plan = planTests(pack);
     const apply = {

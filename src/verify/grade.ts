@@ -1,10 +1,12 @@
 import { z } from "zod";
 import type { Finding } from "../contracts/finding.ts";
+import type { MissingPassToPass } from "../contracts/task-spec.ts";
 import type { TestStatus, VerdictReason } from "../contracts/verdict.ts";
 import type { RunResult } from "../sandbox/types.ts";
 import { failureMessages } from "./failure-messages.ts";
 import { parseGuardLog } from "./guards/guard-log.ts";
 import { type JunitCase, parseJunit, ReportError } from "./junit-report.ts";
+import type { Secret } from "./output-tail.ts";
 import type { TestPlan } from "./runners/types.ts";
 import type { SafeRead } from "./safe-read.ts";
 import { type CaseResult, indexCases, statusOf } from "./test-ids.ts";
@@ -22,7 +24,8 @@ import { type CaseResult, indexCases, statusOf } from "./test-ids.ts";
  * 5. canaries: a must-fail canary that passed, failed with the wrong message, or a must-pass canary
  *    that did not pass → `forged`; a runner exiting 0 although a canary failed → `forged`;
  * 6. every failToPass and passToPass id must be present and passed (skipped, xfail, error and missing
- *    all fail) → `passed` or `tests-failed`. A report without its canaries is `forged` when it claims
+ *    all fail; a missing passToPass id does not when the task says `missingPassToPass: "ignore"`) →
+ *    `passed` or `tests-failed`. A report without its canaries is `forged` when it claims
  *    success and `tests-failed` otherwise (a collection error stops pytest before the canaries run);
  * 7. guards (guards/): a violation the guard inside the test process reported (code under test read a
  *    hidden test, replaced a harness or assertion function, ran the tests again, shadowed a module)
@@ -49,6 +52,8 @@ export const RunnerStatus = z.object({
       channelHeld: z.boolean(),
       survivors: z.number(),
       durationMs: z.number(),
+      /** The runner stopped the command at the task's timeout (its report so far is kept). */
+      timedOut: z.boolean().optional(),
       guardBytes: z.number().nullable().optional(),
       guardTruncated: z.boolean().optional(),
     }),
@@ -59,6 +64,8 @@ export type RunnerStatus = z.infer<typeof RunnerStatus>;
 export interface GradeInput {
   failToPass: readonly string[];
   passToPass: readonly string[];
+  /** A passToPass id no report mentions fails the run (`fail`, the default) or does not count (`ignore`). */
+  missingPassToPass?: MissingPassToPass;
   plan: TestPlan;
   timeoutSec: number;
   /** The per-run secret the runner must echo in status.json. */
@@ -72,8 +79,11 @@ export interface GradeInput {
   guards?: SafeRead[];
   /** Also return every reported test (not only the task's ids) in `observed`. */
   observe?: boolean;
-  /** Lines of the hidden tests, redacted from the failure messages (output-tail.ts `secretLines`). */
-  secrets: readonly string[];
+  /**
+   * What the failure messages must not show: lines of the hidden tests (output-tail.ts `secretLines`)
+   * and the names of the run's canaries (runners/canary.ts `canaryNames`).
+   */
+  secrets: readonly Secret[];
 }
 
 export interface Graded {
@@ -88,6 +98,11 @@ export interface Graded {
    * first; only when asked for (`observe`): import derives FAIL_TO_PASS/PASS_TO_PASS from it.
    */
   observed?: Record<string, TestStatus>;
+  /**
+   * Task ids that matched more than one reported testcase, and how many (all of them count, the worst
+   * status wins): a mocha full title two tests share, say. Only when asked for (`observe`).
+   */
+  idMatches?: Record<string, number>;
   /** Diagnostics: the tail of the run's output (output-tail.ts), filled in by the verifier. */
   outputTail?: string;
   /** Diagnostics when tests failed: what the failing cases reported (failure-messages.ts). */
@@ -137,7 +152,12 @@ function gradeRuns(input: GradeInput): Graded {
       return fail("apply-failed", detail, durationsMs);
     }
   }
-  if (status.runs.length !== input.plan.runs.length) {
+  // The runner stops after a run it had to stop at the timeout.
+  const stopped = status.runs.at(-1)?.timedOut === true;
+  if (
+    status.runs.length !== input.plan.runs.length &&
+    !(stopped && status.runs.length < input.plan.runs.length)
+  ) {
     return fail(
       "crashed",
       `the runner finished ${status.runs.length} of ${input.plan.runs.length} test runs`,
@@ -151,9 +171,23 @@ function gradeRuns(input: GradeInput): Graded {
   const findings: Finding[] = [];
   let canariesMissing = 0;
   const observed: Record<string, TestStatus> | undefined = input.observe ? {} : undefined;
-  for (const [i, run] of input.plan.runs.entries()) {
+  for (const [i, run] of status.runs.map((_, i) => [i, input.plan.runs[i]!] as const)) {
     const ran = status.runs[i]!;
     const label = input.plan.runs.length > 1 ? ` for ${run.label}` : "";
+    if (ran.timedOut) {
+      // Never a pass; what the run reported before it was stopped is kept for `observe` (tasks import
+      // derives from the tests a hanging base run did get through).
+      const timedOut = fail(
+        "timeout",
+        `the run did not finish within its ${input.timeoutSec}s timeout`,
+        durationsMs,
+      );
+      if (observed) {
+        addObserved(observed, run, partialCases(input.reports[i]));
+        timedOut.observed = observed;
+      }
+      return timedOut;
+    }
     if (ran.channelHeld || ran.survivors > 0) {
       return forged(
         findings,
@@ -194,14 +228,7 @@ function gradeRuns(input: GradeInput): Graded {
     parsed.push(cases);
     const index = indexCases(cases, (c) => run.keysOf(c));
     indexes.push(index);
-    if (observed) {
-      const canaryKeys = new Set(run.canaries.map((c) => c.key));
-      const byId = indexCases(
-        cases.filter((c) => !run.keysOf(c).some((k) => canaryKeys.has(k))),
-        (c) => [run.idOf(c)],
-      );
-      for (const [id, result] of byId) observed[id] = worse(observed[id], result.status);
-    }
+    if (observed) addObserved(observed, run, cases);
     let canaryFailed = false;
     for (const canary of run.canaries) {
       const got = index.get(canary.key);
@@ -232,14 +259,18 @@ function gradeRuns(input: GradeInput): Graded {
 
   const tests: Record<string, TestStatus> = {};
   const bad: string[] = [];
+  const matches: Record<string, number> = {};
+  const mayBeMissing = new Set(input.missingPassToPass === "ignore" ? input.passToPass : []);
   for (const id of [...input.failToPass, ...input.passToPass]) {
     const where = input.plan.locate(id);
     const result = where ? indexes[where.run]?.get(where.key) : undefined;
     const status = statusOf(result);
     tests[id] = status;
     if (result) durationsMs[id] = Math.round(result.timeSec * 1000);
-    if (status !== "passed") bad.push(`${id} ${status}`);
+    if (result && result.count > 1) matches[id] = result.count;
+    if (status !== "passed" && !(status === "missing" && mayBeMissing.has(id))) bad.push(`${id} ${status}`);
   }
+  const seen = observed && Object.keys(matches).length ? { idMatches: matches } : {};
   const messages = (): { failureMessages?: string } => {
     const text = failureMessages({
       plan: input.plan,
@@ -265,6 +296,7 @@ function gradeRuns(input: GradeInput): Graded {
       durationsMs,
       findings,
       ...(observed && { observed }),
+      ...seen,
       ...messages(),
     };
   }
@@ -277,9 +309,44 @@ function gradeRuns(input: GradeInput): Graded {
       durationsMs,
       findings,
       ...(observed && { observed }),
+      ...seen,
       ...messages(),
     };
-  return { passed: true, reason: "passed", tests, durationsMs, findings, ...(observed && { observed }) };
+  return {
+    passed: true,
+    reason: "passed",
+    tests,
+    durationsMs,
+    findings,
+    ...(observed && { observed }),
+    ...seen,
+  };
+}
+
+/** Adds a run's reported tests (canaries left out) to `observed`, by id, worst status first. */
+function addObserved(
+  observed: Record<string, TestStatus>,
+  run: TestPlan["runs"][number],
+  cases: readonly JunitCase[],
+): void {
+  const canaryKeys = new Set(run.canaries.map((c) => c.key));
+  const byId = indexCases(
+    cases.filter((c) => !run.keysOf(c).some((k) => canaryKeys.has(k))),
+    (c) => [run.idOf(c)],
+  );
+  for (const [id, result] of byId) observed[id] = worse(observed[id], result.status);
+}
+
+/** The cases of a report cut short (a run stopped at its timeout), or none when it is not one whole document. */
+function partialCases(read: SafeRead | undefined): JunitCase[] {
+  if (!read?.ok || read.data.length === 0) return [];
+  try {
+    // pytest writes the test it was interrupted in as a testcase without a name.
+    return parseJunit(read.data.toString("utf8")).filter((c) => c.name || c.classname);
+  } catch (e) {
+    if (e instanceof ReportError) return [];
+    throw e;
+  }
 }
 
 function parseStatus(read: SafeRead): RunnerStatus | string {

@@ -12,6 +12,12 @@ const MAX_SNAPSHOTS = 8;
  * made by the mount service, mount-service.py), one per snapshot and uid, made on first use and kept
  * for the session.
  *
+ * A session's views are mounted in its own folder (`viewsDir`), never beside a snapshot: a setup
+ * environment's tree lives in the shared environment cache, and a mount point left there (by this
+ * session or a concurrent one, on the same run uid) would make the next session's `mkdir` fail and
+ * every workspace fall back to the chown. Views in the session folder go with it, and a killed
+ * session's are swept with its folder (stale-sessions.ts).
+ *
  * Why: the run uid must own the workspace. A `chown -R` of the overlay copies every file's metadata up,
  * ~200 ms for 10,000 files here, on every candidate; with the lower layer idmapped, only the (empty)
  * upper directory needs a chown and a workspace costs the same whatever the repository's size. Hosts
@@ -23,21 +29,41 @@ export class IdmappedLowers {
   /** Snapshot directories with views, least recently used first. */
   private readonly recent: string[] = [];
   private readonly evicting = new Set<Promise<void>>();
+  /** A number per snapshot, naming its views in `viewsDir`. */
+  private readonly numbers = new Map<string, number>();
   private works: boolean | undefined;
 
-  constructor(private readonly warn: (message: string) => void = () => {}) {}
+  /**
+   * `viewsDir`: where views are mounted, a folder of the session (made on first use); without it a
+   * view goes beside its snapshot (`<snapshot>-as-<uid>`), for snapshots that are the caller's own.
+   */
+  constructor(
+    private readonly warn: (message: string) => void = () => {},
+    private readonly viewsDir?: string,
+  ) {}
 
   /** `snapshotDir` as owned by `uid`, or undefined when this host cannot make idmapped mounts. */
   view(snapshotDir: string, uid: number): Promise<string | undefined> {
     if (this.works === false) return Promise.resolve(undefined);
     this.touch(snapshotDir);
-    const target = `${snapshotDir}-as-${uid}`;
+    const target = `${this.viewBase(snapshotDir)}-as-${uid}`;
     let view = this.views.get(target);
     if (!view) {
       view = this.mount(snapshotDir, target, uid);
       this.views.set(target, view);
     }
     return view;
+  }
+
+  /** The views of `snapshotDir` are `<base>-as-<uid>`. */
+  private viewBase(snapshotDir: string): string {
+    if (this.viewsDir === undefined) return snapshotDir;
+    let n = this.numbers.get(snapshotDir);
+    if (n === undefined) {
+      n = this.numbers.size;
+      this.numbers.set(snapshotDir, n);
+    }
+    return join(this.viewsDir, String(n));
   }
 
   /**
@@ -49,22 +75,34 @@ export class IdmappedLowers {
     const at = this.recent.indexOf(snapshotDir);
     if (at >= 0) this.recent.splice(at, 1);
     this.recent.push(snapshotDir);
-    while (this.recent.length > MAX_SNAPSHOTS) {
-      const old = this.recent.shift()!;
-      for (const [target, view] of this.views) {
-        if (!target.startsWith(`${old}-as-`)) continue;
-        this.views.delete(target);
-        const gone: Promise<void> = view
-          .then((t) => (t ? unmount(t) : undefined))
-          .catch(() => {})
-          .finally(() => this.evicting.delete(gone));
-        this.evicting.add(gone);
-      }
+    while (this.recent.length > MAX_SNAPSHOTS) this.evict(this.recent.shift()!);
+  }
+
+  /** Unmounts the views of `snapshotDir` (in the background: `settled` waits for it). */
+  private evict(snapshotDir: string): void {
+    const base = this.viewBase(snapshotDir);
+    for (const [target, view] of this.views) {
+      if (!target.startsWith(`${base}-as-`)) continue;
+      this.views.delete(target);
+      const gone: Promise<void> = view
+        .then((t) => (t ? this.remove(t) : undefined))
+        .catch(() => {})
+        .finally(() => this.evicting.delete(gone));
+      this.evicting.add(gone);
     }
+  }
+
+  /** Unmounts the views of a snapshot that is going away. */
+  async forget(snapshotDir: string): Promise<void> {
+    const at = this.recent.indexOf(snapshotDir);
+    if (at >= 0) this.recent.splice(at, 1);
+    this.evict(snapshotDir);
+    await this.settled();
   }
 
   private async mount(source: string, target: string, uid: number): Promise<string | undefined> {
     try {
+      if (this.viewsDir !== undefined) await mkdir(this.viewsDir, { recursive: true, mode: 0o700 });
       await mkdir(target, { mode: 0o755 });
       if (!(await byService({ op: "idmap", source, target, uid })))
         throw new Error("the mount service (python3) is not available");
@@ -128,6 +166,12 @@ export class IdmappedLowers {
     const targets = settled.flatMap((r) =>
       r.status === "fulfilled" && r.value !== undefined ? [r.value] : [],
     );
+    await this.remove(...targets);
+  }
+
+  /** Unmounts views and removes their (then empty) mount points. */
+  private async remove(...targets: string[]): Promise<void> {
     await unmount(...targets);
+    await Promise.all(targets.map((t) => rmdir(t).catch(() => {})));
   }
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { OUTPUT_TAIL_BYTES, outputTail, REDACTED, secretLines } from "./output-tail.ts";
+import { OUTPUT_TAIL_BYTES, outputExcerpt, outputTail, REDACTED, secretLines } from "./output-tail.ts";
 
 describe("outputTail", () => {
   const hidden = "# HONEYTOKEN-1\ndef test_x():\n    assert div(1, 0) == 'boom'\n";
@@ -30,5 +30,29 @@ describe("outputTail", () => {
     const tail = outputTail(`a\nE ${"€".repeat(2000)}`, "", []);
     expect(tail).toMatch(/^\[…\] €+$/);
     expect(Buffer.byteLength(tail)).toBeLessThanOrEqual(OUTPUT_TAIL_BYTES);
+  });
+});
+
+describe("outputExcerpt", () => {
+  it("keeps an error printed first and the end of a long text after it, saying what was left out", () => {
+    const usage = Array.from({ length: 95 }, (_, i) => `npm error usage line ${i} ${"-".repeat(40)}`);
+    const stdout = ["npm error code EUSAGE", "npm error Missing: chai@3.5.0 from lock file", ...usage].join(
+      "\n",
+    );
+    const excerpt = outputExcerpt(stdout, "", []);
+    expect(Buffer.byteLength(excerpt)).toBeLessThanOrEqual(OUTPUT_TAIL_BYTES);
+    const lines = excerpt.split("\n");
+    expect(lines.slice(0, 2)).toEqual([
+      "npm error code EUSAGE",
+      "npm error Missing: chai@3.5.0 from lock file",
+    ]);
+    expect(lines.at(-1)).toBe(usage.at(-1));
+    const marker = lines.find((l) => l.startsWith("[… "))!;
+    const left = Number(/\[… (\d+) lines left out …\]/.exec(marker)![1]);
+    expect(lines.length - 1 + left).toBe(97);
+  });
+
+  it("is the whole output when it fits, and redacts hidden-test lines like the tail", () => {
+    expect(outputExcerpt("a\nsecret line here\nb\n", "", ["secret line"])).toBe(`a\n${REDACTED}\nb`);
   });
 });

@@ -15,9 +15,15 @@ const MIN_SECRET = 6;
 const READY_LINE = "gagar-runner: waiting for the candidate\n";
 export const REDACTED = "[line quoting a hidden test removed]";
 
-/** `line`, or the marker when it quotes a hidden test (the one rule for every diagnostic a verdict keeps). */
-export function redactLine(line: string, secrets: readonly string[]): string {
-  return secrets.some((s) => line.includes(s)) ? REDACTED : line;
+/**
+ * What a diagnostic must not show: a line of a hidden test (text found anywhere in a line), or a name
+ * (a pattern: the verifier's canaries, runners/canary.ts).
+ */
+export type Secret = string | RegExp;
+
+/** `line`, or the marker when it holds a secret (the one rule for every diagnostic a verdict keeps). */
+export function redactLine(line: string, secrets: readonly Secret[]): string {
+  return secrets.some((s) => (typeof s === "string" ? line.includes(s) : s.test(line))) ? REDACTED : line;
 }
 
 /** Lines of hidden test files worth redacting (stripped, long enough to be distinctive). */
@@ -40,7 +46,7 @@ export function secretLines(sources: readonly string[]): string[] {
 export function outputTail(
   stdout: string,
   stderr: string,
-  secrets: readonly string[],
+  secrets: readonly Secret[],
   cap = OUTPUT_TAIL_BYTES,
 ): string {
   let text = stdout.startsWith(READY_LINE) ? stdout.slice(READY_LINE.length) : stdout;
@@ -58,6 +64,36 @@ export function outputTail(
     kept.push(line);
   }
   return kept.reverse().join("\n").replace(/^\n+/, "");
+}
+
+/**
+ * The first and the last lines of the output, with what lies between left out, in at most `cap` bytes:
+ * for a set-up command whose error comes first and a long usage text after it (npm's "not in sync …
+ * Missing: chai@3.5.0 from lock file", then 90 lines of `npm ci` usage), where a tail alone would keep
+ * only the usage. The head takes up to `headLines` lines and half the room; the tail takes the rest.
+ */
+export function outputExcerpt(
+  stdout: string,
+  stderr: string,
+  secrets: readonly Secret[],
+  cap = OUTPUT_TAIL_BYTES,
+  headLines = 20,
+): string {
+  const whole = outputTail(stdout, stderr, secrets, Number.MAX_SAFE_INTEGER);
+  if (Buffer.byteLength(whole) <= cap) return whole;
+  const lines = whole.split("\n");
+  const head: string[] = [];
+  let bytes = 0;
+  for (const line of lines.slice(0, headLines)) {
+    if (bytes + Buffer.byteLength(line) + 1 > cap / 2) break;
+    head.push(line);
+    bytes += Buffer.byteLength(line) + 1;
+  }
+  const marker = (n: number) => `[… ${n} lines left out …]`;
+  const rest = lines.slice(head.length).join("\n");
+  const tail = outputTail(rest, "", [], cap - bytes - Buffer.byteLength(marker(lines.length)) - 1);
+  const left = lines.length - head.length - tail.split("\n").length;
+  return [...head, ...(left > 0 ? [marker(left)] : []), tail].join("\n");
 }
 
 const CUT = "[…] ";

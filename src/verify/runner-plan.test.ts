@@ -19,6 +19,8 @@ ${code}`;
 const plan: RunnerPlan = {
   killOthers: true,
   reportCapBytes: 16 << 20,
+  timeoutMs: 120_000,
+  graceMs: 3000,
   applyArgv: ["git", "-c", "core.hooksPath=/dev/null", "apply"],
   runs: [
     {
@@ -46,7 +48,7 @@ describe("runner plan", () => {
       ).trim();
     expect(verdict(text.slice(0, text.lastIndexOf("\0")))).toBe("runner plan ends early");
     expect(verdict(`${text}\0extra`)).toBe("runner plan has trailing tokens");
-    expect(verdict(text.replace("gagar-plan-2", "gagar-plan-1"))).toBe("not a gagar runner plan");
+    expect(verdict(text.replace("gagar-plan-3", "gagar-plan-2"))).toBe("not a gagar runner plan");
   });
 
   it("rejects tokens with NUL bytes instead of shifting every later field", () => {

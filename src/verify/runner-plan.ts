@@ -5,8 +5,10 @@ import { SandboxError } from "../errors.ts";
  * (its startup is paid per candidate):
  *
  * - the **plan**, a file bound into the sandbox when it starts (possibly before the candidate is known):
- *   NUL-separated tokens `gagar-plan-2 · killOthers (0|1) · reportCapBytes · n applyArgv… ·
- *   n runs × (label · reportFd · guardFd · n argv…)` (guardFd 0: the run has no guard channel);
+ *   NUL-separated tokens `gagar-plan-3 · killOthers (0|1) · reportCapBytes · timeoutMs · graceMs ·
+ *   n applyArgv… ·
+ *   n runs × (label · reportFd · guardFd · n argv…)` (guardFd 0: the run has no guard channel;
+ *   timeoutMs 0: no deadline of the runner's own);
  * - the **request**, written to the runner's stdin once the candidate is known: `gagar-go-1 · token ·
  *   n bytecodeDirs… · hasPatch (0|1) ·` then the patch itself as the rest of the stream (so it may hold
  *   any byte). An empty stdin tells a runner started ahead that it is not needed.
@@ -14,6 +16,14 @@ import { SandboxError } from "../errors.ts";
 export interface RunnerPlan {
   killOthers: boolean;
   reportCapBytes: number;
+  /**
+   * The task's timeout, counted from the request: the runner then interrupts the test command and keeps
+   * what it reported so far (status `timedOut`), before the sandbox's own wall timeout (which has a
+   * margin on top) kills everything and nothing is left to read.
+   */
+  timeoutMs: number;
+  /** How long an interrupted test command gets to write its report before it is killed. */
+  graceMs: number;
   applyArgv: string[];
   runs: { label: string; reportFd: number; guardFd: number; argv: string[] }[];
 }
@@ -27,11 +37,20 @@ export interface RunnerRequest {
   patch: string;
 }
 
-const PLAN_MAGIC = "gagar-plan-2";
+const PLAN_MAGIC = "gagar-plan-3";
+
+/** How long a test command interrupted at the task's timeout gets to write its report (on a loaded host). */
+export const INTERRUPT_GRACE_MS = 3000;
 const REQUEST_MAGIC = "gagar-go-1";
 
 export function encodeRunnerPlan(plan: RunnerPlan): string {
-  const tokens: string[] = [PLAN_MAGIC, plan.killOthers ? "1" : "0", String(plan.reportCapBytes)];
+  const tokens: string[] = [
+    PLAN_MAGIC,
+    plan.killOthers ? "1" : "0",
+    String(plan.reportCapBytes),
+    String(Math.round(plan.timeoutMs)),
+    String(Math.round(plan.graceMs)),
+  ];
   const list = (items: string[]) => tokens.push(String(items.length), ...items);
   list(plan.applyArgv);
   tokens.push(String(plan.runs.length));

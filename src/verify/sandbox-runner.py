@@ -41,7 +41,7 @@ import time
 
 PR_SET_DUMPABLE = 4
 OUTPUT_TAIL = 8192
-PLAN_MAGIC = "gagar-plan-2"
+PLAN_MAGIC = "gagar-plan-3"
 GUARD_CAP = 1 << 20
 REQUEST_MAGIC = b"gagar-go-1"
 READY_LINE = b"gagar-runner: waiting for the candidate\n"
@@ -70,6 +70,8 @@ def main():
     if request is None:
         return
     token, plan["bytecodeDirs"], plan["patch"] = request
+    # The task's timeout counts from here, as the sandbox's does (plus a margin for what follows it).
+    deadline = time.monotonic() + plan["timeoutMs"] / 1000 if plan["timeoutMs"] > 0 else None
     status = {"version": 1, "token": token, "dumpable": dumpable, "apply": None, "runs": [], "removedBytecode": 0}
     close_inherited_fds()
     # Children start here (posix_spawn has no chdir); the runner itself only uses absolute paths.
@@ -83,10 +85,12 @@ def main():
             return
     status["removedBytecode"] = remove_bytecode(plan["workspace"], plan["bytecodeDirs"])
     for run in plan["runs"]:
-        result, report, guard = run_one(plan, run)
+        result, report, guard = run_one(plan, run, deadline)
         status["runs"].append(result)
         reports.append(report)
         guards.append(guard)
+        if result["timedOut"]:
+            break
     finish(plan, status, reports, guards)
 
 
@@ -106,7 +110,14 @@ def parse_plan(text):
 
     if take() != PLAN_MAGIC:
         raise ValueError("not a gagar runner plan")
-    plan = {"killOthers": take() == "1", "reportCapBytes": int(take()), "applyArgv": take_list(), "runs": []}
+    plan = {
+        "killOthers": take() == "1",
+        "reportCapBytes": int(take()),
+        "timeoutMs": int(take()),
+        "graceMs": int(take()),
+        "applyArgv": take_list(),
+        "runs": [],
+    }
     for _ in range(int(take())):
         plan["runs"].append({"label": take(), "reportFd": int(take()), "guardFd": int(take()), "argv": take_list()})
     if pos[0] != len(tokens):
@@ -185,13 +196,15 @@ def close_inherited_fds():
     os.closerange(3, 65536)
 
 
-def spawn(argv, env, dup2):
+def spawn(argv, env, dup2, own_group=False):
     """posix_spawn (vfork-fast, unlike fork of this interpreter): stdin from /dev/null, the pipes in
-    `dup2` ({target fd: source fd}) in place, and the ignored signals back at their defaults."""
+    `dup2` ({target fd: source fd}) in place, and the ignored signals back at their defaults. With
+    `own_group`, the child leads a process group of its own, which an interrupt reaches as a whole."""
     actions = [(os.POSIX_SPAWN_OPEN, 0, "/dev/null", os.O_RDONLY, 0)]
     for target, source in dup2.items():
         actions.append((os.POSIX_SPAWN_DUP2, source, target))
-    return os.posix_spawnp(argv[0], argv, env, file_actions=actions, setsigdef=IGNORED_SIGNALS)
+    extra = {"setpgroup": 0} if own_group else {}
+    return os.posix_spawnp(argv[0], argv, env, file_actions=actions, setsigdef=IGNORED_SIGNALS, **extra)
 
 
 def apply_patch(plan):
@@ -295,7 +308,7 @@ class Channel:
         self.data.extend(chunk)
 
 
-def run_one(plan, run):
+def run_one(plan, run, deadline):
     channels = [Channel(run["reportFd"], plan["reportCapBytes"])]
     if run["guardFd"] > 0:
         channels.append(Channel(run["guardFd"], GUARD_CAP))
@@ -303,15 +316,18 @@ def run_one(plan, run):
     # of this stream as the verdict's diagnostics (output-tail.ts).
     os.write(1, ("\n%s%s\n" % (RUN_MARK, run["label"])).encode("utf-8", "replace"))
     started = time.monotonic()
+    timed_out = False
     dup2 = {c.target: c.write_end for c in channels}
     dup2[2] = 1
     env = os.environ
     if run["guardFd"] > 0:
         # How a guard tells the guard pipe from another descriptor of the same number, and finds it in an
-        # ancestor when its own process did not inherit it (node:test's per-file children): its inode.
-        env = dict(os.environ, GAGAR_GUARD_PIPE=str(os.fstat(channels[1].write_end).st_ino))
+        # ancestor when its own process did not inherit it (node:test's per-file children): its inode. The
+        # report pipe's, so that a guard knows writes to the results from other writes.
+        env = dict(os.environ, GAGAR_GUARD_PIPE=str(os.fstat(channels[1].write_end).st_ino),
+                   GAGAR_REPORT_PIPE=str(os.fstat(channels[0].write_end).st_ino))
     try:
-        pid = spawn(run["argv"], env, dup2)
+        pid = spawn(run["argv"], env, dup2, own_group=True)
     except OSError as e:
         os.write(2, ("gagar runner: cannot start %r: %s\n" % (run["argv"][0], e)).encode())
         pid = None
@@ -337,12 +353,25 @@ def run_one(plan, run):
         pidfd = os.pidfd_open(pid)
         poller.register(pidfd, select.POLLIN)
         exited = False
+        # Past the deadline the command's process group gets SIGINT, as a terminal's Ctrl-C (pytest then
+        # writes its report of the tests that finished, also under `sh -c` or `env`), and SIGKILL graceMs
+        # later; what it reported until then is kept (a run that hangs in one test, or after its tests,
+        # still says how the others went).
+        stop_at = deadline
+        interrupted = False
         while not exited:
-            for ready, _ in poller.poll():
+            wait_ms = None if stop_at is None else max(0, int((stop_at - time.monotonic()) * 1000))
+            events = poller.poll(wait_ms)
+            for ready, _ in events:
                 if ready == pidfd:
                     exited = True
                 else:
                     drain(ready)
+            if not exited and stop_at is not None and time.monotonic() >= stop_at:
+                timed_out = True
+                signal_process(pid, signal.SIGKILL if interrupted else signal.SIGINT)
+                stop_at = None if interrupted else time.monotonic() + plan["graceMs"] / 1000
+                interrupted = True
         poller.unregister(pidfd)
         os.close(pidfd)
         _, wait_status = os.waitpid(pid, 0)
@@ -376,10 +405,22 @@ def run_one(plan, run):
         "channelHeld": any(c.open for c in channels),
         "survivors": survivors,
         "durationMs": duration,
+        "timedOut": timed_out,
         "guardBytes": len(guard.data) if guard else None,
         "guardTruncated": guard.truncated if guard else False,
     }
     return result, bytes(report.data), bytes(guard.data) if guard else None
+
+
+def signal_process(pid, sig):
+    """`sig` to the process group `pid` leads (spawn's own_group), else to `pid` alone."""
+    try:
+        os.killpg(pid, sig)
+    except OSError:
+        try:
+            os.kill(pid, sig)
+        except OSError:
+            pass
 
 
 def kill_others(plan):

@@ -5,8 +5,9 @@ import { z } from "zod";
 import type { TaskPack } from "./task-pack.ts";
 
 /**
- * `check.json` beside a task: the result of its last `gagar tasks check --run` (tasks/check.ts), and
- * what it was about (a fingerprint of task.json and reference.patch). A task whose last check found it
+ * `check.json` beside a task: the result of its last saved check (tasks/check.ts: `gagar tasks import`
+ * saves it for the tasks it runs, `gagar tasks check --run --save` for the tasks it checks), and what
+ * it was about (a fingerprint of task.json and reference.patch). A task whose last check found it
  * invalid, and that has not changed since, is not scored (verify-rollouts.ts).
  */
 export const CHECK_FILE = "check.json";
@@ -16,9 +17,13 @@ export const StoredCheck = z.object({
   taskId: z.string(),
   valid: z.boolean(),
   problems: z.array(z.string()),
+  /** What is worth knowing but did not make the task invalid. */
+  notes: z.array(z.string()).default([]),
   /** Why the reference run did not pass: its failing tests' messages and its output's tail. */
   referenceFailures: z.string().optional(),
   referenceOutput: z.string().optional(),
+  /** The tail of a set-up command's output, when the environment could not be built. */
+  setupOutput: z.string().optional(),
   /** What was checked: task.json and reference.patch as they were. */
   fingerprint: z.string(),
   checkedAt: z.string(),
@@ -34,28 +39,51 @@ export function fingerprintOf(pack: Pick<TaskPack, "dir" | "referencePatch">): s
     .digest("hex");
 }
 
-export function saveCheck(
-  pack: TaskPack,
-  check: {
-    taskId: string;
-    valid: boolean;
-    problems: string[];
-    referenceFailures?: string;
-    referenceOutput?: string;
-  },
+/** What a check found, as stored. */
+export interface CheckResult {
+  taskId: string;
+  valid: boolean;
+  problems: string[];
+  notes?: string[];
+  referenceFailures?: string;
+  referenceOutput?: string;
+  setupOutput?: string;
+}
+
+/** The record `saveCheck` writes. */
+export function storedCheck(
+  pack: Pick<TaskPack, "dir" | "referencePatch">,
+  check: CheckResult,
   now = new Date(),
-): void {
-  const stored: StoredCheck = {
+): StoredCheck {
+  return {
     schemaVersion: 1,
     taskId: check.taskId,
     valid: check.valid,
     problems: check.problems,
+    notes: check.notes ?? [],
     ...(check.referenceFailures && { referenceFailures: check.referenceFailures }),
     ...(check.referenceOutput && { referenceOutput: check.referenceOutput }),
+    ...(check.setupOutput && { setupOutput: check.setupOutput }),
     fingerprint: fingerprintOf(pack),
     checkedAt: now.toISOString(),
   };
+}
+
+export function saveCheck(pack: TaskPack, check: CheckResult, now = new Date()): void {
+  const stored = storedCheck(pack, check, now);
   writeFileSync(join(pack.dir, CHECK_FILE), `${JSON.stringify(stored, null, 2)}\n`);
+}
+
+/** The task's saved check, when there is one that still matches the task (undefined otherwise). */
+export function currentCheck(pack: Pick<TaskPack, "dir" | "referencePatch">): StoredCheck | undefined {
+  let stored: StoredCheck;
+  try {
+    stored = StoredCheck.parse(JSON.parse(readFileSync(join(pack.dir, CHECK_FILE), "utf8")));
+  } catch {
+    return undefined;
+  }
+  return stored.fingerprint === fingerprintOf(pack) ? stored : undefined;
 }
 
 /**
@@ -63,12 +91,6 @@ export function saveCheck(
  * has not changed since; undefined when it was valid, never checked, or changed after the check.
  */
 export function storedProblems(pack: Pick<TaskPack, "dir" | "referencePatch">): string[] | undefined {
-  let stored: StoredCheck;
-  try {
-    stored = StoredCheck.parse(JSON.parse(readFileSync(join(pack.dir, CHECK_FILE), "utf8")));
-  } catch {
-    return undefined;
-  }
-  if (stored.valid || stored.fingerprint !== fingerprintOf(pack)) return undefined;
-  return stored.problems;
+  const stored = currentCheck(pack);
+  return stored && !stored.valid ? stored.problems : undefined;
 }

@@ -34,7 +34,7 @@ export interface TaskPack {
   /** Hidden test files relative to tests/ (= their paths in the repository), sorted. */
   hiddenTests: string[];
   referencePatch?: string;
-  /** Why its last `gagar tasks check --run` found the task invalid (check.json), if it did: it is not scored. */
+  /** Why its last saved check (check.json) found the task invalid, if it did: it is not scored. */
   invalid?: string[];
 }
 
@@ -59,7 +59,7 @@ export function loadTaskPack(dir: string): TaskPack {
     );
   }
   const runner = runnerNamed(spec.test.runner);
-  const command = checkCommand(spec, runner, file);
+  const command = commandOf(spec, runner, file);
   const repoDir = join(root, "repo");
   const testsDir = join(root, "tests");
   requireDir(repoDir, file, "the repository at the base commit");
@@ -117,7 +117,7 @@ export function loadTaskPacks(root: string): Map<string, TaskPack> {
 }
 
 /** The task's command (or the runner's default), checked for the placeholders its runner needs. */
-function checkCommand(spec: TaskSpec, runner: TestRunner, file: string): string[] {
+export function commandOf(spec: TaskSpec, runner: TestRunner, file: string): string[] {
   const argv = spec.test.command ?? [...runner.defaultCommand];
   if (argv.length === 0)
     throw new InputError({ file, field: "test.command" }, `the ${runner.name} runner needs a command`);

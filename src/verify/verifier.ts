@@ -4,6 +4,7 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { availableParallelism, homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import type { Finding } from "../contracts/finding.ts";
 import { SandboxError } from "../errors.ts";
 import type { SandboxBackend } from "../sandbox/types.ts";
 import { type CandidateRun, type CandidateRunDeps, REPORT_CAP, startCandidateRun } from "./candidate-run.ts";
@@ -13,6 +14,7 @@ import { IdmappedLowers } from "./idmapped-lowers.ts";
 import { outputTail } from "./output-tail.ts";
 import { type GateLimits, gatePatch, type ProtectedPolicy } from "./patch-gate.ts";
 import { ReadyRuns } from "./ready-runs.ts";
+import { canaryNames, maskCanaryNames } from "./runners/canary.ts";
 import { REPORT_FD, type TestPlan } from "./runners/types.ts";
 import { safeReadFile } from "./safe-read.ts";
 import { claimSession, SESSION_PREFIX, sweepStaleSessions } from "./stale-sessions.ts";
@@ -125,6 +127,8 @@ export class Verifier {
   private readonly factory: WorkspaceFactory;
   private readonly lowers: IdmappedLowers;
   private readonly tasks = new Map<string, Promise<TaskState>>();
+  /** Where each task's snapshot and hidden tests are kept, by pack folder. */
+  private readonly taskDirs = new Map<string, string>();
   private readonly closing = new Set<Promise<void>>();
   private readonly ready: ReadyRuns;
   private readonly starting = new Map<string, Promise<void>>();
@@ -150,7 +154,7 @@ export class Verifier {
     mkdirSync(join(this.root, "runs"), { recursive: true, mode: 0o700 });
     this.runnerPath = installRunner(this.root);
     mkdirSync(this.emptyDir, { recursive: true, mode: 0o755 });
-    this.lowers = new IdmappedLowers(options.warn);
+    this.lowers = new IdmappedLowers(options.warn, join(this.root, "views"));
     this.factory = new WorkspaceFactory(
       join(this.root, "runs"),
       options.workspaceLimits ?? DEFAULT_WORKSPACE_LIMITS,
@@ -211,10 +215,14 @@ export class Verifier {
         // task then find their sandbox up instead of waiting ~60–80 ms for it.
         if (typeof call.readyNext === "function" ? call.readyNext() : call.readyNext) this.readyNext(task);
         const result = await running;
+        // What no diagnostic may show: hidden-test lines, and the names of this run's canaries.
+        const canaries = canaryNames(run.plan, pack.hiddenTests, task.testSources);
+        const secrets = [...task.secrets, ...canaries];
         const graded = grade({
           token: request.token,
           failToPass: pack.spec.failToPass,
           passToPass: pack.spec.passToPass,
+          missingPassToPass: pack.spec.missingPassToPass,
           plan: run.plan,
           timeoutSec: pack.spec.timeoutSec,
           sandbox: result,
@@ -226,20 +234,30 @@ export class Verifier {
             safeReadFile(join(run.workspace.outDir, `guard-${i}.log`), GUARD_CAP),
           ),
           observe: call.observe,
-          secrets: task.secrets,
+          secrets,
         });
-        const findings = [...gate.findings, ...scanSuspicious(gate.files), ...graded.findings];
+        // What the run itself found (guards, protected paths) may name a canary's module; what the patch
+        // scans found is about the candidate's own text.
+        const masked = (text: string) => maskCanaryNames(text, canaries);
+        const runFindings: Finding[] = graded.findings.map((f) => ({
+          ...f,
+          message: masked(f.message),
+          ...(f.file !== undefined && { file: masked(f.file) }),
+        }));
+        const findings = [...gate.findings, ...scanSuspicious(gate.files), ...runFindings];
         for (const path of result.replacedPaths ?? []) {
           findings.push({
             kind: "test-tampering",
             severity: "critical",
-            file: path.replace(/^\/workspace\//, ""),
-            message: `something stood where a protected file is laid over the workspace (${path}); it was removed`,
+            file: masked(path.replace(/^\/workspace\//, "")),
+            message: masked(
+              `something stood where a protected file is laid over the workspace (${path}); it was removed`,
+            ),
           });
         }
         return {
           ...graded,
-          outputTail: outputTail(result.stdout, result.stderr, task.secrets),
+          outputTail: outputTail(result.stdout, result.stderr, secrets),
           durationsMs: {
             gate: gateMs,
             workspace: run.workspace.prepareMs,
@@ -360,8 +378,26 @@ export class Verifier {
     else {
       rmSync(join(this.root, "tasks"), { recursive: true, force: true });
       rmSync(join(this.root, "runs"), { recursive: true, force: true });
+      rmSync(join(this.root, "views"), { recursive: true, force: true });
       rmSync(this.emptyDir, { recursive: true, force: true });
     }
+  }
+
+  /**
+   * Frees what the session holds for `pack`: runs started ahead, the views and the folder of its
+   * snapshot. A long import verifies each task twice and moves on; without this every task's copy of
+   * its repository would stay until the session ends. Call it when no verification of `pack` is in
+   * flight; a later `verify` of it prepares it again.
+   */
+  async forget(pack: TaskPack): Promise<void> {
+    const state = this.tasks.get(pack.dir);
+    if (!state) return;
+    this.tasks.delete(pack.dir);
+    await this.dropReadyRuns(new Set([pack]));
+    const task = await state.catch(() => undefined);
+    if (task) await this.lowers.forget(task.snapshot.dir);
+    rmSync(this.taskDirs.get(pack.dir)!, { recursive: true, force: true });
+    this.taskDirs.delete(pack.dir);
   }
 
   /** The task's snapshot and restore mounts, built on first use. */
@@ -369,6 +405,7 @@ export class Verifier {
     let state = this.tasks.get(pack.dir);
     if (!state) {
       const dir = join(this.root, "tasks", `${++this.taskCounter}-${pack.spec.id}`);
+      this.taskDirs.set(pack.dir, dir);
       state = Promise.resolve().then(() =>
         prepareTask(pack, dir, {
           cacheDir: this.options.environmentCache ?? DEFAULT_ENVIRONMENT_CACHE,
@@ -439,6 +476,8 @@ export class Verifier {
         }
       } finally {
         await run.workspace.close();
+        // Its view (idmapped-lowers.ts) is of no use after this run.
+        await this.lowers.forget(dir);
       }
     })();
     return this.selfTested;

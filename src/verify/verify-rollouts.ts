@@ -5,6 +5,7 @@ import type { Rollout } from "../contracts/rollout.ts";
 import type { Verdict } from "../contracts/verdict.ts";
 import { ConfigError, isUserError } from "../errors.ts";
 import type { SandboxBackend } from "../sandbox/types.ts";
+import { EnvironmentError } from "./environments/types.ts";
 import type { GateLimits, ProtectedPolicy } from "./patch-gate.ts";
 import type { TaskPack } from "./task-pack.ts";
 import { type Outcome, Verifier } from "./verifier.ts";
@@ -132,6 +133,8 @@ async function verifyOne(
       tests: {},
       durationsMs: {},
       findings: [],
+      // A set-up command's own output says why (npm's "not in sync … Missing: chai@3.5.0").
+      ...(e instanceof EnvironmentError && e.outputTail && { outputTail: e.outputTail }),
     };
   }
 }

@@ -157,14 +157,21 @@ export async function runFidelity(
             const file = join(options.workDir, "instances", `${task.id}.jsonl`);
             mkdirSync(dirname(file), { recursive: true });
             writeFileSync(file, `${JSON.stringify(instance)}\n`);
-            await importSweBench(file, {
+            const report = await importSweBench(file, {
               reposDir: join(options.workDir, "repos"),
               outDir: join(options.workDir, "tasks"),
               testCommand: repo.command,
               timeoutSec: repo.timeoutSec,
-              verifier: guarded,
+              verifier: async () => guarded,
               log,
             });
+            // An instance the import refused is reported, not thrown: its message names the field and why.
+            const refused = report.failed[0];
+            if (refused) {
+              result.importError = refused.message;
+              log(`${task.id}: import failed: ${result.importError}`);
+              return result;
+            }
           } catch (e) {
             // The scratch instance file's path says nothing to a reader of the table: the field and why.
             result.importError =
@@ -230,6 +237,7 @@ export async function wholeSuitePack(
   const spec: TaskSpec = {
     schemaVersion: 2,
     id,
+    missingPassToPass: "fail",
     statement: `the whole test suite of ${repo.name} at ${repo.suite.at}`,
     language: repo.language,
     test: {

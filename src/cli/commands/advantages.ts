@@ -5,12 +5,13 @@ import {
   computeGroupAdvantages,
   type GroupAdvantages,
 } from "../../advantage/group-advantages.ts";
-import type { Group } from "../../contracts/group.ts";
+import { DEFAULTS } from "../../config/defaults.ts";
 import { Group as GroupSchema } from "../../contracts/group.ts";
 import { type Ranking, RankingInput } from "../../contracts/ranking.ts";
 import { InputError } from "../../errors.ts";
 import { writeAtomically } from "../../io/atomic-output.ts";
 import { readJsonl, readJsonlAll, toJsonlLine } from "../../io/jsonl.ts";
+import { checkOutputFile } from "../../io/output-paths.ts";
 import { numberIn } from "../options.ts";
 import { renderTable, signed } from "../table.ts";
 
@@ -50,13 +51,17 @@ export function registerAdvantages(program: Command): void {
         .default("sequence"),
     )
     .addOption(
-      new Option("--veto <policy>", "turn passes with critical findings into failures")
+      new Option(
+        "--veto <policy>",
+        "critical: a pass with a critical finding (test tampering, forged results, hard-coded outputs) scores as a failure; none: it keeps its pass",
+      )
         .choices(["none", "critical"])
-        .default("none"),
+        .default(DEFAULTS.advantage.veto),
     )
     .option("--out <file>", "write advantage rows here (default: stdout); written whole or not at all")
     .option("-q, --quiet", "no per-group summary on stderr")
     .action(async (groupsFile: string, flags: AdvantagesFlags) => {
+      if (flags.out !== undefined) checkOutputFile(flags.out, "--out");
       getEstimator(flags.estimator);
       const options: AdvantageOptions = {
         estimator: flags.estimator,
@@ -66,25 +71,57 @@ export function registerAdvantages(program: Command): void {
         veto: flags.veto,
       };
       const rankings = flags.rankings ? await loadRankings(flags.rankings) : new Map<string, RankingEntry>();
-      const summary = new Summary(options, flags.quiet ?? false);
+      // Every line is read and computed before anything is printed or written: a bad line further
+      // down must not leave a screen of tables that looks like a result.
+      const computed: ComputedGroup[] = [];
       const seen = new Set<string>();
-      await writeAtomically(flags.out, async (out) => {
-        for await (const { value: group, line } of readJsonl(groupsFile, GroupSchema)) {
-          if (seen.has(group.id)) {
-            throw new InputError({ file: groupsFile, line, field: "id" }, `duplicate group id "${group.id}"`);
-          }
-          seen.add(group.id);
-          const entry = rankings.get(group.id);
-          const result = computeGroupAdvantages(group, entry?.ranking, options, entry?.where);
-          for (const row of result.rows) out.write(toJsonlLine(row));
-          summary.add(group, result);
+      for await (const { value: group, line } of readJsonl(groupsFile, GroupSchema)) {
+        if (seen.has(group.id)) {
+          throw new InputError({ file: groupsFile, line, field: "id" }, `duplicate group id "${group.id}"`);
         }
+        seen.add(group.id);
+        const entry = rankings.get(group.id);
+        const where = { file: groupsFile, line };
+        computed.push({
+          group: { id: group.id, taskId: group.task.id, passed: group.candidates.map((c) => c.passed) },
+          result: withGroupsLocation(where, () =>
+            computeGroupAdvantages(group, entry?.ranking, options, entry?.where),
+          ),
+        });
+      }
+      const summary = new Summary(options, flags.quiet ?? false);
+      await writeAtomically(flags.out, (out) => {
+        for (const { result } of computed) for (const row of result.rows) out.write(toJsonlLine(row));
       });
+      for (const { group, result } of computed) summary.add(group, result);
       for (const id of rankings.keys()) {
         if (!seen.has(id)) summary.warn(`rankings name group "${id}", which is not in ${groupsFile}`);
       }
       summary.finish(flags.out);
     });
+}
+
+/** What the summary needs of a group (not its patches, which may be large). */
+interface GroupOutline {
+  id: string;
+  taskId: string;
+  passed: boolean[];
+}
+
+interface ComputedGroup {
+  group: GroupOutline;
+  result: GroupAdvantages;
+}
+
+/** Errors that computeGroupAdvantages locates in "<groups>" are located at the group's line instead. */
+function withGroupsLocation<T>(where: { file: string; line: number }, compute: () => T): T {
+  try {
+    return compute();
+  } catch (e) {
+    if (e instanceof InputError && e.location.file === "<groups>")
+      throw new InputError({ ...where, field: e.location.field }, e.detail);
+    throw e;
+  }
 }
 
 interface RankingEntry {
@@ -116,7 +153,7 @@ class Summary {
     private readonly quiet: boolean,
   ) {}
 
-  add(group: Group, result: GroupAdvantages): void {
+  add(group: GroupOutline, result: GroupAdvantages): void {
     this.groups++;
     this.candidates += result.rows.length;
     this.vetoed += result.vetoed.length;
@@ -124,9 +161,9 @@ class Summary {
     else this.skipped.set(result.skipped, (this.skipped.get(result.skipped) ?? 0) + 1);
     for (const w of result.warnings) this.warn(w);
     if (this.quiet) return;
-    const passing = group.candidates.filter((c) => c.passed).length;
+    const passing = group.passed.filter(Boolean).length;
     const status = result.skipped === null ? "redistributed" : `unchanged (${result.skipped})`;
-    const head = `group ${group.id} · task ${group.task.id} · ${passing}/${group.candidates.length} passed · ${status}`;
+    const head = `group ${group.id} · task ${group.taskId} · ${passing}/${group.passed.length} passed · ${status}`;
     if (this.groups > DETAILED_GROUPS) {
       if (this.groups === DETAILED_GROUPS + 1) process.stderr.write("(further groups: one line each)\n");
       process.stderr.write(`${head}\n`);
@@ -134,7 +171,7 @@ class Summary {
     }
     const rows = result.rows.map((r, i) => [
       r.candidateId,
-      group.candidates[i]!.passed ? (result.vetoed.includes(r.candidateId) ? "vetoed" : "pass") : "fail",
+      group.passed[i] ? (result.vetoed.includes(r.candidateId) ? "vetoed" : "pass") : "fail",
       r.tier === null ? "-" : String(r.tier),
       signed(r.baseAdvantage),
       signed(r.advantage),

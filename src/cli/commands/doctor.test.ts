@@ -33,6 +33,20 @@ const fixture = (auto: string | null): DoctorReport => ({
     { kind: "host", ok: true, missing: [] },
     { kind: "oci", ok: false, missing: ["umoci not found: apt-get install umoci"] },
   ],
+  suite: [
+    {
+      name: "redis-server",
+      version: "Redis server v=7.0.15",
+      usedBy: "the queue tests",
+      install: "apt-get install redis-server",
+    },
+    {
+      name: "chromium",
+      version: undefined,
+      usedBy: "the browser tests",
+      install: "apt-get install chromium",
+    },
+  ],
 });
 
 describe("formatDoctorReport", () => {
@@ -57,6 +71,12 @@ describe("formatDoctorReport", () => {
         "  host         [ok]       supported",
         "  oci          [missing]  not supported here",
         "                 - umoci not found: apt-get install umoci",
+        "",
+        "for the test suite and optional features",
+        "  redis-server Redis server v=7.0.15",
+        "                 used by the queue tests",
+        "  chromium     [missing]  not installed (apt-get install chromium)",
+        "                 used by the browser tests",
         "",
         "OK: candidate code runs in the bwrap sandbox.",
         "",
@@ -99,6 +119,11 @@ describe("collectDoctorReport", () => {
       expect(tools.node).toContain(process.version);
       expect(report.environments.map((e) => e.kind)).toEqual(["host", "setup", "rootfs", "oci"]);
       expect(report.environments.find((e) => e.kind === "host")).toMatchObject({ ok: true });
+      // The test suite's own needs, installed on this machine as on CI.
+      const suite = Object.fromEntries(report.suite.map((t) => [t.name, t.version]));
+      expect(suite["redis-server"]).toMatch(/^Redis server v=\d+/);
+      expect(suite.chromium).toMatch(/^Chromium \d+/);
+      expect(suite.mocha).toMatch(/^mocha \d+\.\d+/);
     },
   );
 });

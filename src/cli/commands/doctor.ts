@@ -11,6 +11,7 @@ import { createUnsandboxedBackend } from "../../sandbox/unsandboxed.ts";
 import { createUnshareBackend } from "../../sandbox/unshare.ts";
 import { ENVIRONMENTS } from "../../verify/environments/registry.ts";
 import { IdmappedLowers } from "../../verify/idmapped-lowers.ts";
+import { type SuiteTool, suiteTools } from "../suite-tools.ts";
 
 /** The Python that sandboxed test runs use: Debian's, world-readable (pyenv's under /root is not). */
 export const SANDBOX_PYTHON = "/usr/bin/python3";
@@ -24,6 +25,8 @@ export interface DoctorReport {
   tools: { name: string; version: string }[];
   /** Task environment kinds (task.json `environment`) this host can build and run, and what the others lack. */
   environments: { kind: string; ok: boolean; missing: string[] }[];
+  /** What the test suite and the optional features need besides the verifier (suite-tools.ts). */
+  suite: SuiteTool[];
 }
 
 /**
@@ -63,7 +66,7 @@ export async function collectDoctorReport(): Promise<DoctorReport> {
   const environments: DoctorReport["environments"] = [];
   for (const environment of ENVIRONMENTS)
     environments.push({ kind: environment.kind, ...(await environment.supported()) });
-  return { backends, auto: autoBackend?.name ?? null, tools, environments };
+  return { backends, auto: autoBackend?.name ?? null, tools, environments, suite: suiteTools() };
 }
 
 async function pytestVersion(backend: SandboxBackend | undefined): Promise<string> {
@@ -147,6 +150,11 @@ export function formatDoctorReport(report: DoctorReport): string {
       `  ${kind.padEnd(NAME_WIDTH)} ${ok ? "[ok]       supported" : "[missing]  not supported here"}`,
     );
     for (const item of missing) lines.push(`  ${"".padEnd(NAME_WIDTH)}   - ${item}`);
+  }
+  lines.push("", "for the test suite and optional features");
+  for (const { name, version, usedBy, install } of report.suite) {
+    lines.push(`  ${name.padEnd(NAME_WIDTH)} ${version ?? `[missing]  not installed (${install})`}`);
+    lines.push(`  ${"".padEnd(NAME_WIDTH)}   used by ${usedBy}`);
   }
   lines.push("");
   lines.push(

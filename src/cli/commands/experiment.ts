@@ -1,16 +1,15 @@
-import { existsSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Command, Option } from "commander";
 import { DEFAULTS } from "../../config/defaults.ts";
-import { ConfigError } from "../../errors.ts";
 import { LENGTH_DEFAULTS } from "../../experiment/defaults.ts";
 import { outcomes, runLengthExperiment } from "../../experiment/length-experiment.ts";
 import { loadArms } from "../../experiment/load-arms.ts";
 import { writeAtomically } from "../../io/atomic-output.ts";
+import { checkOutputFile } from "../../io/output-paths.ts";
 import { BACKEND_NAMES, type BackendName } from "../../sandbox/select.ts";
 import { EXAMPLE_PACK } from "../example-pack.ts";
-import { integerAtLeast, numberIn } from "../options.ts";
+import { integerAtLeast, numberIn, sandboxJobs } from "../options.ts";
 import { renderTable } from "../table.ts";
 
 interface LengthFlags {
@@ -67,11 +66,10 @@ export function registerExperiment(program: Command): void {
         .choices([...BACKEND_NAMES])
         .default("auto"),
     )
-    .option("--jobs <n>", "parallel sandboxes", integerAtLeast(1), DEFAULTS.verifyJobs)
+    .option("--jobs <n>", "parallel sandboxes (at most 4 per CPU)", sandboxJobs(), DEFAULTS.verifyJobs)
     .option("--out <file>", "the HTML report to write", "gagar-experiment-length.html")
     .action(async (flags: LengthFlags) => {
-      if (!existsSync(dirname(resolve(flags.out))))
-        throw new ConfigError(`--out ${flags.out}: the folder ${dirname(flags.out)} does not exist`);
+      checkOutputFile(flags.out, "--out");
       const log = (line: string) => process.stderr.write(`${line}\n`);
       const loaded = await loadArms({
         tasksDir: flags.tasks,
@@ -90,7 +88,8 @@ export function registerExperiment(program: Command): void {
           steps: flags.steps,
           groupSize: flags.groupSize,
           learningRate: flags.learningRate,
-          advantage: { ...DEFAULTS.advantage, lambda: flags.lambda },
+          // The simulation isolates redistribution: its arms carry no findings, so a veto could not act.
+          advantage: { ...DEFAULTS.advantage, lambda: flags.lambda, veto: "none" },
         },
         flags.seeds,
       );
@@ -116,7 +115,7 @@ export function registerExperiment(program: Command): void {
         ]),
       );
       process.stdout.write(
-        `simulation, after ${flags.steps} steps (mean ± sd over ${flags.seeds} seeds):\n${table}\n\n` +
+        `simulation, after ${flags.steps} steps (mean ± sd over ${flags.seeds} seeds; tiers by ${loaded.grader.name} ${loaded.grader.version}):\n${table}\n\n` +
           `${resultSentences(rows).join("\n")}\n`,
       );
       log(`report: ${pathToFileURL(resolve(flags.out)).href}`);

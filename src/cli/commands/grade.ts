@@ -8,6 +8,7 @@ import { mapOrdered } from "../../grade/agent/map-ordered.ts";
 import { createGrader, graderNames } from "../../grade/registry.ts";
 import { writeAtomically } from "../../io/atomic-output.ts";
 import { readJsonl, toJsonlLine } from "../../io/jsonl.ts";
+import { checkOutputFile } from "../../io/output-paths.ts";
 import { renderTable } from "../table.ts";
 import { type AgentCommandFlags, addAgentOptions, graderOptions } from "./grader.ts";
 
@@ -36,16 +37,21 @@ export function registerGrade(program: Command): void {
       "\nGroups with fewer than 2 passing candidates get a single tier (or none), with findings.\nOn a terminal, a table per group (tier, candidate, score, top findings) goes to stderr.",
     )
     .action(async (groupsFile: string, flags: GradeFlags) => {
+      if (flags.out !== undefined) checkOutputFile(flags.out, "--out");
       const config = flags.config ? readConfig(flags.config) : {};
       const grader = createGrader(flags.grader, graderOptions(flags.grader, flags, process.env, config));
       const table = process.stderr.isTTY === true;
+      // A first pass checks every line, so that a bad one further down fails before any ranking is
+      // printed; the second streams the groups to the grader (files of many groups need not fit in memory).
       const seen = new Set<string>();
+      for await (const { value: group, line } of readJsonl(groupsFile, GroupSchema)) {
+        if (seen.has(group.id))
+          throw new InputError({ file: groupsFile, line, field: "id" }, `duplicate group id "${group.id}"`);
+        seen.add(group.id);
+      }
       let groups = 0;
       async function* groupsToGrade(): AsyncGenerator<Group> {
-        for await (const { value: group, line } of readJsonl(groupsFile, GroupSchema)) {
-          if (seen.has(group.id))
-            throw new InputError({ file: groupsFile, line, field: "id" }, `duplicate group id "${group.id}"`);
-          seen.add(group.id);
+        for await (const { value: group } of readJsonl(groupsFile, GroupSchema)) {
           const workspace = group.task.workspace;
           if (workspace && !isAbsolute(workspace))
             group.task.workspace = resolve(dirname(groupsFile), workspace);

@@ -13,6 +13,7 @@ import { createGrader, graderNames } from "../../grade/registry.ts";
 import { staticTuningGrid } from "../../grade/static/tuning-grid.ts";
 import { writeAtomically } from "../../io/atomic-output.ts";
 import { readJsonl, readJsonlAll, toJsonlLine } from "../../io/jsonl.ts";
+import { checkOutputFile } from "../../io/output-paths.ts";
 import { integerAtLeast, numberIn } from "../options.ts";
 import { renderTable } from "../table.ts";
 
@@ -95,6 +96,7 @@ export function registerGrader(program: Command): void {
     )
     .option("--include-fallbacks", "also keep valid sessions of groups that fell back to the static grader")
     .action(async (source: string, flags: ExportFlags) => {
+      checkOutputFile(flags.out, "--out");
       const transcripts: GraderTranscript[] = [];
       for (const file of await transcriptFiles(source)) {
         for await (const { value } of readJsonl(file, GraderTranscript)) transcripts.push(value);
@@ -133,6 +135,7 @@ export function registerGrader(program: Command): void {
         "\nThe metric, the baselines and critical recall are described in docs/grader-protocol.md (Evaluation).",
       ),
   ).action(async (groupsFile: string, flags: EvalFlags) => {
+    if (flags.out !== undefined) checkOutputFile(flags.out, "--out");
     if (flags.loro && flags.grader !== "static")
       throw new ConfigError(
         `--loro tunes the static grader; it cannot be used with --grader ${flags.grader}`,

@@ -1,9 +1,10 @@
-import { existsSync, mkdirSync, statSync } from "node:fs";
+import { mkdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Command } from "commander";
 import { ConfigError } from "../../errors.ts";
 import { writeAtomically } from "../../io/atomic-output.ts";
+import { checkOutputDir, checkOutputFile } from "../../io/output-paths.ts";
 import { loadRun, locateRun, type RunLocation } from "../../report/load-run.ts";
 
 interface ReportFlags {
@@ -23,14 +24,15 @@ export function registerReport(program: Command): void {
     .option("--run <id>", "which run of the store (default: the latest, or the one the run folder names)")
     .option("--out <file>", "the HTML file to write (default: report.html in the run's folder)")
     .action(async (runDir: string | undefined, flags: ReportFlags) => {
+      if (flags.out !== undefined) checkOutputFile(flags.out, "--out");
       const location = where(runDir, flags);
-      if (flags.out !== undefined && !existsSync(dirname(resolve(flags.out))))
-        throw new ConfigError(`--out ${flags.out}: the folder ${dirname(flags.out)} does not exist`);
       const run = loadRun(location);
+      const out = flags.out ?? join(run.files.runDir, "report.html");
+      // The default is in the run's folder, which a service's store does not have until a report is written.
+      if (flags.out === undefined) checkOutputDir(dirname(out), "the run's folder (or give --out)");
       // Vega loads only for the commands that draw, not on every start of the CLI.
       const { renderRunReport } = await import("../../report/run-page.ts");
       const html = await renderRunReport(run);
-      const out = flags.out ?? join(run.files.runDir, "report.html");
       mkdirSync(dirname(out), { recursive: true });
       await writeAtomically(out, (o) => o.write(html));
       const groups = run.steps.reduce((n, s) => n + s.groups.length, 0);

@@ -3,6 +3,7 @@ import type { Command } from "commander";
 import { loadConfig, resolveConfig } from "../../config/load.ts";
 import type { Config } from "../../config/schema.ts";
 import { agentOptions } from "../../grade/agent/settings.ts";
+import { checkOutputDir } from "../../io/output-paths.ts";
 import { renderGroup, renderMetrics } from "../../pipeline/report.ts";
 import { type FinishedStep, runTraining } from "../../pipeline/run.ts";
 import { buildServices } from "../../pipeline/services.ts";
@@ -20,6 +21,7 @@ export function registerRun(program: Command): void {
     .option("-q, --quiet", "print only the step metrics, not every group")
     .action(async (flags: { config: string; steps: number; resume?: string | true; quiet?: boolean }) => {
       const config = loadConfig(flags.config);
+      checkOutputDir(config.out, `${flags.config} (field out):`);
       await runAndReport(config, {
         steps: flags.steps,
         resume: flags.resume === true ? "latest" : flags.resume,
@@ -40,6 +42,7 @@ export function registerRun(program: Command): void {
       1,
     )
     .action(async (flags: { out: string; steps: number }) => {
+      checkOutputDir(flags.out, "--out");
       const config = resolveConfig(
         {
           tasks: EXAMPLE_PACK.tasks,
@@ -67,35 +70,26 @@ export function registerRun(program: Command): void {
 
 async function runAndReport(config: Config, options: { steps: number; resume?: string; quiet?: boolean }) {
   const log = (line: string) => process.stderr.write(`${line}\n`);
-  let close: (() => Promise<void>) | undefined;
+  // Built before the run's folder and store exist: a run that cannot start leaves nothing behind.
+  const built = await buildServices(config, {
+    warn: log,
+    policySource: (sandbox) => createPolicySourceFromConfig(config, sandbox, log),
+    // Model graders may take their server, model and key from the environment, read here at the edge.
+    graderOptions:
+      config.grader === "static" ? config.graderOptions : agentOptions({}, process.env, config.graderOptions),
+  });
   try {
-    return await runTraining(
-      config,
-      async (store) => {
-        const built = await buildServices(config, store, {
-          warn: log,
-          policySource: (sandbox) => createPolicySourceFromConfig(config, sandbox, log),
-          // Model graders may take their server, model and key from the environment, read here at the edge.
-          graderOptions:
-            config.grader === "static"
-              ? config.graderOptions
-              : agentOptions({}, process.env, config.graderOptions),
-        });
-        close = built.close;
-        log(
-          `sandbox: ${built.sandbox.name} · grader: ${built.services.grader.name} · source: ${built.services.source.name}`,
-        );
-        return built.services;
-      },
-      {
-        steps: options.steps,
-        resume: options.resume,
-        log,
-        onStep: (s) => printStep(s, options.quiet ?? false),
-      },
+    log(
+      `sandbox: ${built.sandbox.name} · grader: ${built.services.grader.name} · source: ${built.services.source.name}`,
     );
+    return await runTraining(config, built.services, {
+      steps: options.steps,
+      resume: options.resume,
+      log,
+      onStep: (s) => printStep(s, options.quiet ?? false),
+    });
   } finally {
-    await close?.();
+    await built.close();
   }
 }
 

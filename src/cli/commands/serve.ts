@@ -1,12 +1,12 @@
-import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Command, Option } from "commander";
+import { CreatedPaths, checkOutputDir, SQLITE_SIDECARS } from "../../io/output-paths.ts";
 import { STORE_FILE } from "../../pipeline/run-layout.ts";
 import { BACKEND_NAMES, type BackendName } from "../../sandbox/select.ts";
 import { startService } from "../../server/start-service.ts";
 import { GAGAR_VERSION } from "../../version.ts";
-import { integerAtLeast, numberIn } from "../options.ts";
+import { integerAtLeast, numberIn, portNumber, sandboxJobs } from "../options.ts";
 import {
   addSharedServiceOptions,
   graderSettings,
@@ -40,7 +40,7 @@ export function registerServe(program: Command): void {
       "HTTP service for trainers: /v1/advantages, /v1/verify, /v1/grade, /v1/steps (OpenAPI at /openapi.json)",
     )
     .option("--host <host>", "address to listen on; anything but loopback needs a token", "127.0.0.1")
-    .option("--port <n>", "port (0: any free one)", integerAtLeast(0), 8765)
+    .option("--port <n>", "port, 0 to 65535 (0: any free one)", portNumber, 8765)
     .option(
       "--queue <url>",
       "redis://host:port[/db]: queue jobs in Redis for `gagar worker` processes; without it jobs run here",
@@ -51,7 +51,12 @@ export function registerServe(program: Command): void {
       `where the run store (${STORE_FILE}) goes; every /v1/steps is recorded there`,
       "gagar-serve",
     )
-    .option("--jobs <n>", "verifications run at once by this process (without --queue)", integerAtLeast(1), 2)
+    .option(
+      "--jobs <n>",
+      "verifications run at once by this process (without --queue; at most 4 per CPU)",
+      sandboxJobs(),
+      2,
+    )
     .addOption(
       new Option("--sandbox <backend>", "sandbox backend").choices([...BACKEND_NAMES]).default("auto"),
     )
@@ -74,12 +79,17 @@ export function registerServe(program: Command): void {
     .option("--body-limit-mb <n>", "largest request body", numberIn(0, 4096), 64);
   addSharedServiceOptions(command).action(async (flags: ServeFlags) => {
     const log = (line: string) => process.stderr.write(`gagar serve: ${line}\n`);
-    mkdirSync(flags.out, { recursive: true });
-    const storeFile = join(flags.out, STORE_FILE);
+    const token = tokenFrom(flags, process.env);
+    const settings = graderSettings(flags.graderConfig, process.env);
+    checkOutputDir(flags.out, "--out");
+    // A service that cannot start (a port in use, a bad task pack, Redis away) leaves no folder or store.
+    const created = new CreatedPaths();
+    created.folder(flags.out);
+    const storeFile = created.fileToCreate(join(flags.out, STORE_FILE), SQLITE_SIDECARS);
     const service = await startService({
       host: flags.host,
       port: flags.port,
-      token: tokenFrom(flags, process.env),
+      token,
       queueUrl: flags.queue,
       queuePrefix: flags.queuePrefix,
       lockMs: flags.lockSec * 1000,
@@ -94,10 +104,14 @@ export function registerServe(program: Command): void {
         maxInflight: flags.maxInflight,
         bodyLimitBytes: Math.round(flags.bodyLimitMb * 1024 * 1024),
       },
-      graderSettings: graderSettings(flags.graderConfig, process.env),
+      graderSettings: settings,
       version: GAGAR_VERSION,
       log,
+    }).catch((e) => {
+      created.discard();
+      throw e;
     });
+    created.keep();
     const signals = untilSignal(log);
     log(
       `listening on ${service.url} · jobs ${flags.queue ? "queued in Redis for gagar worker" : `run here, ${flags.jobs} at a time`}` +

@@ -37,8 +37,18 @@ describe("gagar tasks check", () => {
   it("lists valid packs and, with --run, checks reference and empty patches for real", async () => {
     const copy = join(dir, "all");
     cpSync(TASKS, copy, { recursive: true });
-    const stderr = await gagar("tasks", "check", copy, "--run", "--sandbox", "bwrap", "--jobs", "2");
-    expect(stderr).toContain("2 task packs are valid");
+    const stderr = await gagar(
+      "tasks",
+      "check",
+      copy,
+      "--run",
+      "--save",
+      "--sandbox",
+      "bwrap",
+      "--jobs",
+      "2",
+    );
+    expect(stderr).toContain("2 task packs are well-formed");
     expect(stderr).toContain("all 2 tasks are valid");
     expect(JSON.parse(readFileSync(join(copy, "calc-div-zero", "check.json"), "utf8"))).toMatchObject({
       valid: true,
@@ -56,7 +66,7 @@ describe("gagar tasks check", () => {
     writeFileSync(join(pack, "reference.patch"), broken);
     let stderr = "";
     await expect(
-      gagar("tasks", "check", pack, "--run", "--sandbox", "bwrap").catch((e) => {
+      gagar("tasks", "check", pack, "--run", "--save", "--sandbox", "bwrap").catch((e) => {
         stderr = String((e as Error).message);
         throw e;
       }),
@@ -113,7 +123,7 @@ describe("gagar tasks check --run on a mocha task whose before hook downloads a 
     });
     let stderr = "";
     await expect(
-      gagar("tasks", "check", pack, "--run", "--sandbox", "bwrap").catch((e) => {
+      gagar("tasks", "check", pack, "--run", "--save", "--sandbox", "bwrap").catch((e) => {
         stderr = String((e as Error).message);
         throw e;
       }),

@@ -5,13 +5,14 @@ import type { Verdict } from "../../contracts/verdict.ts";
 import { InputError, SandboxError } from "../../errors.ts";
 import { writeAtomically } from "../../io/atomic-output.ts";
 import { readJsonlAll, toJsonlLine } from "../../io/jsonl.ts";
+import { checkOutputFiles } from "../../io/output-paths.ts";
 import { BACKEND_NAMES, type BackendName, selectBackend } from "../../sandbox/select.ts";
 import { buildGroups } from "../../verify/groups.ts";
 import { summaryRows } from "../../verify/summary.ts";
 import { loadTaskPacks, type TaskPack } from "../../verify/task-pack.ts";
 import { Verifier } from "../../verify/verifier.ts";
 import { type VerifyProgress, verifyRollouts } from "../../verify/verify-rollouts.ts";
-import { integerAtLeast } from "../options.ts";
+import { sandboxJobs } from "../options.ts";
 import { renderTable } from "../table.ts";
 
 interface VerifyFlags {
@@ -46,7 +47,7 @@ export function registerVerify(program: Command): void {
       new Option("--sandbox <backend>", "sandbox backend").choices([...BACKEND_NAMES]).default("auto"),
     )
     .option("--allow-unsandboxed", "permit --sandbox unsandboxed (runs candidate code with NO isolation)")
-    .option("--jobs <n>", "parallel sandboxes", integerAtLeast(1), 1)
+    .option("--jobs <n>", "parallel sandboxes (at most 4 per CPU)", sandboxJobs(), 1)
     .addOption(
       new Option(
         "--protected <policy>",
@@ -57,6 +58,10 @@ export function registerVerify(program: Command): void {
     )
     .option("-q, --quiet", "no progress output")
     .action(async (flags: VerifyFlags) => {
+      checkOutputFiles([
+        ["--out", flags.out],
+        ["--groups-out", flags.groupsOut],
+      ]);
       const tasks = loadTaskPacks(flags.tasks);
       const rollouts = await readRollouts(flags.rollouts, tasks);
       const warn = (message: string) => process.stderr.write(`${message}\n`);

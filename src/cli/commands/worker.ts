@@ -1,14 +1,15 @@
 import { availableParallelism } from "node:os";
 import { Readable } from "node:stream";
 import { type Command, Option } from "commander";
-import { SandboxError } from "../../errors.ts";
+import { ConfigError, SandboxError } from "../../errors.ts";
+import { checkOutputDir } from "../../io/output-paths.ts";
 import { graderCache, unitHandler, VerifierSessions } from "../../pipeline/work-units.ts";
 import { openQueue } from "../../queue/open-queue.ts";
 import { redact } from "../../queue/redis-url.ts";
 import { BACKEND_NAMES, type BackendName, selectBackend } from "../../sandbox/select.ts";
 import { UNITS_QUEUE } from "../../server/start-service.ts";
 import { PackCatalog, PackSource } from "../../verify/pack-catalog.ts";
-import { integerAtLeast } from "../options.ts";
+import { sandboxJobs, serviceUrl } from "../options.ts";
 import {
   addSharedServiceOptions,
   defaultPackCache,
@@ -38,20 +39,31 @@ export function registerWorker(program: Command): void {
     .option(
       "--jobs <n>",
       "jobs run at once (each verification is one sandbox)",
-      integerAtLeast(1),
+      sandboxJobs(),
       availableParallelism(),
     )
     .option(
       "--tasks <dir...>",
       "task packs on a path shared with the service; used when their content matches",
     )
-    .option("--server <url>", "the service, to fetch task packs by digest that --tasks does not hold")
+    .option(
+      "--server <url>",
+      "the service (http://…), to fetch task packs by digest that --tasks does not hold",
+      serviceUrl,
+    )
     .option("--cache <dir>", "where fetched task packs are kept (default $XDG_CACHE_HOME/gagar/packs)")
     .addOption(
       new Option("--sandbox <backend>", "sandbox backend").choices([...BACKEND_NAMES]).default("auto"),
     )
     .option("--allow-unsandboxed", "permit --sandbox unsandboxed (runs candidate code with NO isolation)");
   addSharedServiceOptions(command).action(async (flags: WorkerFlags) => {
+    if (!flags.tasks && !flags.server)
+      throw new ConfigError(
+        "gagar worker needs a way to get the task packs its jobs name: --tasks DIR (packs on a path shared with the service) " +
+          "and/or --server URL (the service, which hands out its packs); with neither it could verify nothing",
+      );
+    const cacheDir = flags.cache ?? defaultPackCache(process.env);
+    checkOutputDir(cacheDir, flags.cache ? "--cache" : "the task pack cache (or give --cache)");
     const log = (line: string) => process.stderr.write(`gagar worker ${process.pid}: ${line}\n`);
     const token = tokenFrom(flags, process.env);
     const settings = graderSettings(flags.graderConfig, process.env);
@@ -61,7 +73,7 @@ export function registerWorker(program: Command): void {
     });
     const packs = new PackSource({
       shared: flags.tasks ? PackCatalog.load(flags.tasks) : undefined,
-      cacheDir: flags.cache ?? defaultPackCache(process.env),
+      cacheDir,
       fetchArchive: flags.server ? (digest) => fetchPack(flags.server!, digest, token) : undefined,
     });
     const units = await openQueue(UNITS_QUEUE, {

@@ -1,10 +1,10 @@
 import { execFile } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cpSync, readFileSync } from "node:fs";
+import { cpSync, readdirSync, readFileSync, rmdirSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
 import { findTool } from "../../sandbox/host-tools.ts";
-import { outputTail } from "../output-tail.ts";
+import { outputExcerpt } from "../output-tail.ts";
 import type { Snapshot } from "../snapshot.ts";
 import { BuildCache } from "./cache.ts";
 import { digestOf } from "./digest.ts";
@@ -71,7 +71,7 @@ export const setupEnvironment: Environment<"setup"> = {
               : `exited ${result.exitCode ?? `on signal ${result.signal}`}`;
           throw new EnvironmentError(
             `setup command ${JSON.stringify(argv.join(" "))} ${how}`,
-            outputTail(result.stdout, result.stderr, []),
+            outputExcerpt(result.stdout, result.stderr, []),
           );
         }
       }
@@ -79,6 +79,7 @@ export const setupEnvironment: Environment<"setup"> = {
       // -P -h: never follow the links that installed packages bring.
       await run("chown", ["-R", "-P", "-h", "0:0", tree], { env: { PATH: "/usr/bin:/bin" } });
     });
+    removeOldViewPoints(dir);
     return {
       kind: "setup",
       digest,
@@ -89,6 +90,22 @@ export const setupEnvironment: Environment<"setup"> = {
     };
   },
 };
+
+/**
+ * Empty `tree-as-<uid>` folders that sessions of earlier gagar versions mounted their idmapped views
+ * on, beside the tree, and left behind (views now live in the session's own folder,
+ * idmapped-lowers.ts). A folder still mounted or not empty is not removed.
+ */
+function removeOldViewPoints(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    if (!/^tree-as-\d+$/.test(name)) continue;
+    try {
+      rmdirSync(join(dir, name));
+    } catch {
+      // in use, or not ours
+    }
+  }
+}
 
 /** A digest of the snapshot's paths and file contents (setup results depend on both). */
 function treeDigest(snapshot: Snapshot): string {

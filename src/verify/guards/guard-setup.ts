@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { posix } from "node:path";
 import { nonce } from "../runners/canary.ts";
+import { NODE_HARNESS } from "../runners/harness-surfaces.ts";
 import type { PlanFile, TestPlan } from "../runners/types.ts";
 import { SUPPORT_DIR } from "../runners/types.ts";
 import { ignoresPythonPath, withPythonPath } from "./python-path.ts";
@@ -134,6 +135,11 @@ export interface GuardSetup {
 
 const PYTEST_GUARD = readFileSync(new URL("./pytest_guard.py", import.meta.url), "utf8");
 const NODE_GUARD = readFileSync(new URL("./node-guard.cjs", import.meta.url), "utf8");
+/** The modules the Node.js guard's entry loads from its own directory, by these names. */
+const NODE_GUARD_PARTS: PlanFile[] = ["code", "observed", "events", "origins", "watches"].map((part) => ({
+  path: `node-guard-${part}.cjs`,
+  content: readFileSync(new URL(`./node-guard-${part}.cjs`, import.meta.url), "utf8"),
+}));
 
 /**
  * How a run loads the guards: the pytest plugin through PYTEST_ADDOPTS (so any way the task starts
@@ -157,6 +163,7 @@ export function guardSetup(
     modules: facts.modules,
     watch: facts.watch,
     testImports: facts.testImports,
+    harness: plan.harness ?? NODE_HARNESS,
   };
   const pyName = `_${nonce()}`;
   const nodeName = `${nonce()}.cjs`;
@@ -164,7 +171,7 @@ export function guardSetup(
     GAGAR_GUARD: JSON.stringify(config),
     NODE_OPTIONS: join(taskEnv.NODE_OPTIONS, `--require ${SUPPORT_DIR}/${nodeName}`),
   };
-  const support: PlanFile[] = [{ path: nodeName, content: NODE_GUARD }];
+  const support: PlanFile[] = [{ path: nodeName, content: NODE_GUARD }, ...NODE_GUARD_PARTS];
   if (ignoresPythonPath(command)) return { env, support, argv: (argv) => [...argv] };
   env.PYTEST_ADDOPTS = join(taskEnv.PYTEST_ADDOPTS, `-p ${pyName}`);
   env.PYTHONPATH = join(taskEnv.PYTHONPATH, SUPPORT_DIR, ":");

@@ -1,6 +1,6 @@
 import { randomBytes, randomInt } from "node:crypto";
 import { posix } from "node:path";
-import type { CanaryCheck } from "./types.ts";
+import type { CanaryCheck, TestPlan } from "./types.ts";
 
 /**
  * Shared pieces of the canaries every adapter writes (docs/security.md §5.3, D3/D4):
@@ -87,4 +87,72 @@ export function assertCanaries(define: string, idFile: string): { lines: string[
       { id: id(failThrow), key: id(failThrow), expect: "fail", message: m2 },
     ],
   };
+}
+
+/** Shorter names are left alone: they would redact ordinary words. */
+const MIN_NAME = 6;
+
+/**
+ * What identifies a plan's canaries in test output, as patterns: their ids and the names in them
+ * (class and test), their messages, the files of their own the plan lays over the workspace (not the
+ * hidden test modules they are appended to), and the random values written into them (12-hex nonces,
+ * the ints of the assertions; of a hidden module, `sources` tells what was its own). The verifier's diagnostics drop every line that matches one
+ * (output-tail.ts), so canary names never reach a user or a policy: a policy that learnt them could
+ * pass the canaries and fail the rest on purpose.
+ *
+ * Inline canaries are named from the words of the module's own tests (`test_div_zero`, "zero
+ * divisor"), so a name matches only where it stands alone: not inside a longer identifier
+ * (`test_div_zero_more`), and a JavaScript title not inside a longer phrase ("rejects a zero
+ * divisor"), which a real test's name would be.
+ */
+export function canaryNames(
+  plan: TestPlan,
+  hiddenTests: readonly string[],
+  sources: ReadonlyMap<string, string> = new Map(),
+): RegExp[] {
+  const hidden = new Set(hiddenTests);
+  const names = new Map<string, RegExp>();
+  const add = (text: string | undefined, phrase: Phrase = "no") => {
+    if (text && text.length >= MIN_NAME && !names.has(text)) names.set(text, standingAlone(text, phrase));
+  };
+  for (const run of plan.runs) {
+    for (const canary of run.canaries) {
+      // Past the file: the canary's own class and test names (canaries are never nested in a hidden
+      // describe). A JavaScript title is words, and stands alone only as a whole phrase.
+      const [file, ...parts] = canary.id.split("::");
+      const js = !file!.endsWith(".py");
+      add(canary.id, js ? "ends" : "no");
+      add(canary.message);
+      for (const name of parts) add(name, js ? "whole" : "no");
+    }
+  }
+  for (const file of plan.files) {
+    // A hidden test module with canaries appended (inline-canaries.ts) keeps its own, public name.
+    if (!hidden.has(file.path)) {
+      const base = posix.basename(file.path);
+      for (const name of [file.path, base, base.replace(/\.[^.]+$/, "")]) add(name);
+    }
+    // Of a hidden test module, only what the canaries added (its own values are no canary's).
+    const own = sources.get(file.path);
+    const added =
+      own !== undefined && file.content.startsWith(own) ? file.content.slice(own.length) : file.content;
+    for (const token of added.match(/\b(?:[0-9a-f]{12}|\d{6,})\b/g) ?? []) add(token);
+  }
+  return [...names.values()];
+}
+
+/** `text` with every canary name in it (canaryNames) replaced by a marker: for a finding's message and file. */
+export function maskCanaryNames(text: string, names: readonly RegExp[]): string {
+  return names.reduce((t, name) => t.replace(new RegExp(name.source, "g"), "[a canary]"), text);
+}
+
+/** Whether a name is words that a longer phrase may hold: a title ("whole"), or an id ending in one ("ends"). */
+type Phrase = "no" | "whole" | "ends";
+
+/** `name` where it is not part of a longer identifier, nor, where it is words, of a longer phrase. */
+function standingAlone(name: string, phrase: Phrase): RegExp {
+  const text = name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const before = phrase === "whole" ? "(?<!\\w)(?<!\\w )" : "(?<!\\w)";
+  const after = phrase === "no" ? "(?!\\w)" : "(?! \\w)(?!\\w)";
+  return new RegExp(`${before}${text}${after}`);
 }

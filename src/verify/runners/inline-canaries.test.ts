@@ -174,6 +174,39 @@ describe("canaries planted into a JavaScript test module", () => {
     );
   });
 
+  it("asserts through chai's expect chains and should chains the module uses, each with its message", () => {
+    const spec = `const { expect } = require("chai");
+const should = require("should");
+const { div } = require("../lib/calc.js");
+
+describe("div", () => {
+  it("divides", () => {
+    expect(div(6, 3)).to.equal(2);
+    div(4, 2).should.equal(2);
+  });
+  it("rejects zero", () => {
+    expect(() => div(1, 0)).to.throw(RangeError);
+  });
+});
+`;
+    const planted = jsInlineCanaries("test/calc.spec.js", spec)!;
+    const added = planted.content.slice(spec.length);
+    expect(added).toMatch(/expect\(typeof div, "([0-9a-f]{12})"\)\.to\.equal\("[0-9a-f]{12}"\);/);
+    expect(added).toMatch(/expect\(\(\) => typeof div, "[0-9a-f]{12}"\)\.to\.throw\(\);/);
+    expect(added).toMatch(/\(typeof div\)\.should\.equal\("[0-9a-f]{12}", "[0-9a-f]{12}"\);/);
+    expect(planted.checks).toHaveLength(3);
+    for (const check of planted.checks) expect(added).toContain(`"${check.message}"`);
+    // vitest's expect is chai too; chai's assert taken from the module.
+    const vitest = `import { expect, test } from "vitest";\nimport { mean } from "../src/stats";\n\ntest("mean", () => {\n  expect(mean([1])).to.eql(1);\n});\n`;
+    expect(jsInlineCanaries("test/stats.test.ts", vitest)!.content).toMatch(
+      /expect\(\[typeof mean\], "[0-9a-f]{12}"\)\.to\.eql\(/,
+    );
+    const chaiAssert = `const assert = require("chai").assert;\nconst calc = require("../calc");\n\nit("adds", () => {\n  assert.strictEqual(calc.add(1, 1), 2);\n});\n`;
+    expect(jsInlineCanaries("test/calc.spec.js", chaiAssert)!.content).toMatch(
+      /assert\.strictEqual\(typeof calc/,
+    );
+  });
+
   it("plants nothing into a module that imports no local code or declares tests another way", () => {
     expect(
       jsInlineCanaries(

@@ -179,6 +179,56 @@ const EXPECT_MATCHERS: Record<string, (s: string) => string> = {
   toBeUndefined: (s) => `expect(typeof ${s}).toBeUndefined();`,
 };
 
+/**
+ * chai's `expect` chains (and vitest's, which is chai): one canary per kind of terminal assertion the
+ * module uses, each given a message. A no-op'd `Assertion.prototype.assert` turns every one green.
+ */
+const CHAI_EXPECT: Record<string, { used: RegExp; canary: (e: string, s: string, m: string) => string }> = {
+  equal: {
+    used: /\.(?:to|be|been|is|that|which|and|has|have|with|at|of|same|but|does|still|also|deep|not)\.(?:equal|equals|eq)\(/,
+    canary: (e, s, m) => `${e}(typeof ${s}, "${m}").to.equal("${nonce()}");`,
+  },
+  eql: {
+    used: /\.(?:eql|eqls)\(|\.deep\.(?:equal|equals)\(/,
+    canary: (e, s, m) => `${e}([typeof ${s}], "${m}").to.eql(["${nonce()}"]);`,
+  },
+  include: {
+    used: /\.(?:include|includes|contain|contains)\(/,
+    canary: (e, s, m) => `${e}([typeof ${s}], "${m}").to.include("${nonce()}");`,
+  },
+  match: {
+    used: /\.(?:match|matches)\(/,
+    canary: (e, s, m) => `${e}(typeof ${s}, "${m}").to.match(/${nonce()}/);`,
+  },
+  throw: {
+    used: /\.(?:throw|throws|Throw)\(/,
+    canary: (e, s, m) => `${e}(() => typeof ${s}, "${m}").to.throw();`,
+  },
+  true: {
+    used: /\.be\.true\b/,
+    canary: (e, s, m) => `${e}(typeof ${s} === "${nonce()}", "${m}").to.be.true;`,
+  },
+  ok: { used: /\.be\.ok\b/, canary: (e, s, m) => `${e}(typeof ${s} === "${nonce()}", "${m}").to.be.ok;` },
+  lengthOf: {
+    used: /\.(?:lengthOf|length)\(/,
+    canary: (e, s, m) => `${e}([typeof ${s}], "${m}").to.have.lengthOf(2);`,
+  },
+  a: { used: /\.(?:a|an)\(["']/, canary: (e, s, m) => `${e}(typeof ${s}, "${m}").to.be.a("number");` },
+};
+
+/** should.js's and chai's `should` property chains. */
+const SHOULD_CHAINS: Record<string, { used: RegExp; canary: (s: string, m: string) => string }> = {
+  equal: {
+    used: /\.should\.(?:[\w.]+\.)?(?:equal|eql|be\.exactly)\(/,
+    canary: (s, m) => `(typeof ${s}).should.equal("${nonce()}", "${m}");`,
+  },
+  throw: { used: /\.should\.(?:[\w.]+\.)?throw\(/, canary: (s) => `(() => typeof ${s}).should.throw();` },
+  true: {
+    used: /\.should\.be\.(?:true|ok)\b/,
+    canary: (s) => `(typeof ${s} === "${nonce()}").should.be.true();`,
+  },
+};
+
 /** Canaries for a JavaScript or TypeScript test module (node:test, mocha, jest, vitest). */
 export function jsInlineCanaries(file: string, content: string): InlineCanaries | null {
   const define = declaringFunction(content);
@@ -193,7 +243,14 @@ export function jsInlineCanaries(file: string, content: string): InlineCanaries 
   const expectUsed = /(?<![.\w$])expect\(/.test(content)
     ? Object.keys(EXPECT_MATCHERS).filter((m) => new RegExp(`\\)\\.(?:not\\.)?${m}\\(`).test(content))
     : [];
-  if (assertUsed.length === 0 && expectUsed.length === 0) return null;
+  const chaiExpect = chaiExpectBinding(content);
+  const chaiUsed = chaiExpect
+    ? Object.keys(CHAI_EXPECT).filter((kind) => CHAI_EXPECT[kind]!.used.test(content))
+    : [];
+  const shouldUsed = usesShould(content)
+    ? Object.keys(SHOULD_CHAINS).filter((kind) => SHOULD_CHAINS[kind]!.used.test(content))
+    : [];
+  if (assertUsed.length + expectUsed.length + chaiUsed.length + shouldUsed.length === 0) return null;
   const words = wordsOf(
     [...content.matchAll(JS_TITLE)].map((m) => m[2]!),
     " ",
@@ -219,6 +276,15 @@ export function jsInlineCanaries(file: string, content: string): InlineCanaries 
   }
   for (const matcher of expectUsed.slice(0, MAX_PER_FILE - blocks.length))
     add(EXPECT_MATCHERS[matcher]!(subject()));
+  for (const kind of chaiUsed.slice(0, Math.max(1, MAX_PER_FILE - blocks.length))) {
+    const message = nonce();
+    add(CHAI_EXPECT[kind]!.canary(chaiExpect!, subject(), message), message);
+  }
+  for (const kind of shouldUsed.slice(0, Math.max(1, MAX_PER_FILE - blocks.length))) {
+    const message = nonce();
+    const body = SHOULD_CHAINS[kind]!.canary(subject(), message);
+    add(body, body.includes(message) ? message : undefined);
+  }
   const text = content.endsWith("\n") ? content : `${content}\n`;
   return { content: `${text}\n${blocks.join("\n\n")}\n`, checks };
 }
@@ -270,8 +336,36 @@ function jsSubjects(content: string): string[] {
   return [...names].filter((n) => /^[A-Za-z_$][\w$]*$/.test(n));
 }
 
+/**
+ * The name of a chai-style `expect` bound at the module's top level: chai's (imported, destructured,
+ * or `chai.expect`), or vitest's, which is chai too.
+ */
+function chaiExpectBinding(content: string): string | null {
+  for (const m of content.matchAll(JS_IMPORT))
+    if ((m[5] === "chai" || m[5] === "vitest") && /(^|,)\s*expect\s*(,|$)/.test(m[3] ?? "")) return "expect";
+  for (const m of content.matchAll(JS_REQUIRE_DESTRUCTURED))
+    if (m[3] === "chai" && /(^|,)\s*expect\s*(,|$)/.test(m[1]!)) return "expect";
+  if (/^(?:const|let|var)\s+expect\s*=\s*(?:require\(\s*["']chai["']\s*\)|chai)\.expect\b/m.test(content))
+    return "expect";
+  return null;
+}
+
+/** Whether the module asserts through `should` property chains, which should.js or chai.should() set up. */
+function usesShould(content: string): boolean {
+  const loaded =
+    /\brequire\(\s*["']should["']\s*\)|\bfrom\s+["']should["']|^import\s+["']should["']|\bchai\.should\(\s*\)|^\s*should\(\s*\)/m.test(
+      content,
+    );
+  return loaded && /\.should\./.test(content);
+}
+
 /** The name the module binds node's (or chai's) `assert` to at its top level. */
 function assertBinding(content: string): string | null {
+  const chaiAssert =
+    /^(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:require\(\s*["']chai["']\s*\)|chai)\.assert\b/m.exec(
+      content,
+    );
+  if (chaiAssert) return chaiAssert[1]!;
   for (const m of content.matchAll(JS_REQUIRE)) if (ASSERT_MODULE.test(m[3]!)) return m[1]!;
   for (const m of content.matchAll(JS_IMPORT)) {
     if (!ASSERT_MODULE.test(m[5]!) && m[5] !== "chai") continue;

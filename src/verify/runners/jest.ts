@@ -1,3 +1,4 @@
+import { JEST_HARNESS } from "./harness-surfaces.ts";
 import { checkJsId, fileOfId, JS_TEST_FILE } from "./js-ids.ts";
 import type { TestRunner } from "./types.ts";
 import { planWrapped, reporterFiles } from "./wrapped-js.ts";
@@ -14,6 +15,7 @@ export const jestRunner: TestRunner = {
   requires: ["{reporter}", "{tests}"],
   fileOf: fileOfId,
   python: false,
+  harness: JEST_HARNESS,
   isTestFile: (path) => JS_TEST_FILE.test(path),
   checkId: checkJsId,
   plan: ({ command, testFiles, sources }) =>
@@ -24,5 +26,6 @@ export const jestRunner: TestRunner = {
       importFrom: null,
       support: reporterFiles("jest-reporter.cjs"),
       sources,
+      harness: JEST_HARNESS,
     }),
 };

@@ -20,6 +20,8 @@ export const junitRunner: TestRunner = {
   defaultCommand: [],
   requires: ["{junit}"],
   python: false,
+  // A command gagar knows nothing about: Node's own objects only (guard-setup.ts's default).
+  harness: [],
   fileOf: () => null,
   isTestFile: () => true,
   checkId: (id) => (id.trim() ? null : "empty test id"),

@@ -1,4 +1,5 @@
 import { assertCanaries, expandCommand, nonce, wrapperPath } from "./canary.ts";
+import { handOffLines, jsHarness, NODE_TEST_HARNESS } from "./harness-surfaces.ts";
 import { jsInlineCanaries } from "./inline-canaries.ts";
 import { checkJsId, fileOfId, JS_TEST_FILE, jsId, suiteTitles } from "./js-ids.ts";
 import type { PlannedRun, TestPlan, TestRunner } from "./types.ts";
@@ -24,12 +25,18 @@ export const nodeTestRunner: TestRunner = {
   requires: ["{junit}", "{tests}"],
   fileOf: fileOfId,
   python: false,
+  harness: NODE_TEST_HARNESS,
   isTestFile: (path) => JS_TEST_FILE.test(path),
   checkId: checkJsId,
   plan({ command, testFiles, sources }) {
+    const harness = jsHarness(NODE_TEST_HARNESS, sources);
     const files = testFiles.map((file) => {
       const source = sources?.get(file);
-      return { file, wrapper: nodeWrapper(file), inline: source ? jsInlineCanaries(file, source) : null };
+      return {
+        file,
+        wrapper: nodeWrapper(file, harness.modules),
+        inline: source ? jsInlineCanaries(file, source) : null,
+      };
     });
     const runs: PlannedRun[] = files.map(({ file, wrapper, inline }) => ({
       label: file,
@@ -49,17 +56,21 @@ export const nodeTestRunner: TestRunner = {
         const run = files.findIndex((f) => f.file === fileOfId(id));
         return run < 0 ? null : { run, key: id };
       },
+      harness: harness.objects,
     } satisfies TestPlan;
   },
 };
 
-function nodeWrapper(testFile: string) {
+/** The wrapper module of a test file: it loads it, hands the assertion libraries it imports to the guard,
+ * has it check the harness after every test, and declares the canaries. */
+function nodeWrapper(testFile: string, modules: readonly string[]) {
   const path = wrapperPath(testFile, nonce()).replace(/\.[cm]?[jt]sx?$/, ".mjs");
   const canaries = assertCanaries("test", testFile);
   const content = [
     `import ${JSON.stringify(`./${testFile.slice(testFile.lastIndexOf("/") + 1)}`)};`,
-    'import { test } from "node:test";',
+    'import { afterEach as gagarAfterEach, test } from "node:test";',
     'import assert from "node:assert";',
+    ...handOffLines("import", modules, "gagarAfterEach", true),
     "",
     ...canaries.lines,
   ].join("\n");

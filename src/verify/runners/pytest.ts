@@ -33,6 +33,7 @@ export const pytestRunner: TestRunner = {
   ],
   requires: ["{junit}"],
   python: true,
+  harness: [],
   fileOf: fileOfId,
   isTestFile: (path) => /(^|\/)(test_[^/]*|[^/]*_test)\.py$/.test(path),
   checkId: (id) => (id.includes("::") || !id.endsWith(".py") ? null : "a pytest id names a test: file::name"),

@@ -1,4 +1,5 @@
 import type { JunitCase } from "../junit-report.ts";
+import type { HarnessObject } from "./harness-surfaces.ts";
 
 /**
  * The seam between the verifier and a test framework. One adapter per runner (`runners/<name>.ts`),
@@ -26,6 +27,11 @@ export interface TestRunner {
   readonly memoryBytes?: number;
   /** Whether the tests import Python from the workspace (the gate then refuses modules that shadow the toolchain). */
   readonly python: boolean;
+  /**
+   * The objects of its framework that the Node.js guard watches (harness-surfaces.ts): its runner, its
+   * globals, its result channel. Empty where no Node.js guard runs the framework (pytest, junit).
+   */
+  readonly harness: readonly HarnessObject[];
   /** Whether `path` is a test file that `{tests}` should name (files named by test ids always are). */
   isTestFile(path: string): boolean;
   /** Checks the form of a test id, at load; returns what is wrong, or null. */
@@ -89,6 +95,8 @@ export interface TestPlan {
   support: PlanFile[];
   /** Which run reports test id `id`, and under which key; null when no run covers it. */
   locate(id: string): { run: number; key: string } | null;
+  /** What the Node.js guard watches in this run: the adapter's harness and the hidden tests' assertion libraries. */
+  harness?: HarnessObject[];
 }
 
 /** Where `{junit}` points: the write end of the report pipe (sandbox-runner.py). */

@@ -1,3 +1,4 @@
+import { VITEST_HARNESS } from "./harness-surfaces.ts";
 import { checkJsId, fileOfId, JS_TEST_FILE } from "./js-ids.ts";
 import type { TestRunner } from "./types.ts";
 import { planWrapped } from "./wrapped-js.ts";
@@ -16,8 +17,17 @@ export const vitestRunner: TestRunner = {
   memoryBytes: 32 * 2 ** 30,
   fileOf: fileOfId,
   python: false,
+  harness: VITEST_HARNESS,
   isTestFile: (path) => JS_TEST_FILE.test(path),
   checkId: checkJsId,
   plan: ({ command, testFiles, sources }) =>
-    planWrapped({ command, testFiles, label: "vitest", importFrom: "vitest", support: [], sources }),
+    planWrapped({
+      command,
+      testFiles,
+      label: "vitest",
+      importFrom: "vitest",
+      support: [],
+      sources,
+      harness: VITEST_HARNESS,
+    }),
 };

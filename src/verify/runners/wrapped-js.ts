@@ -1,6 +1,8 @@
 import { readFileSync } from "node:fs";
+import { posix } from "node:path";
 import type { JunitCase } from "../junit-report.ts";
 import { expandCommand, ints, loadStatement, nonce, wrapperPath } from "./canary.ts";
+import { type HarnessObject, handOffLines, jsHarness } from "./harness-surfaces.ts";
 import { inlineJsFiles } from "./inline-canaries.ts";
 import { fileOfId, isEsm, jsId } from "./js-ids.ts";
 import type { CanaryCheck, PlanFile, TestPlan } from "./types.ts";
@@ -20,10 +22,13 @@ export interface WrappedJsOptions {
   importFrom: string | null;
   support: PlanFile[];
   sources?: ReadonlyMap<string, string>;
+  /** The framework's objects the guard watches (the adapter's `harness`). */
+  harness: readonly HarnessObject[];
 }
 
 export function planWrapped(options: WrappedJsOptions): TestPlan {
-  const wrappers = options.testFiles.map((file) => wrapper(file, options.importFrom));
+  const harness = jsHarness(options.harness, options.sources);
+  const wrappers = options.testFiles.map((file) => wrapper(file, options.importFrom, harness.modules));
   const inline = inlineJsFiles(options.testFiles, options.sources);
   const byWrapper = new Map(wrappers.map((w) => [w.path, w.file]));
   const fileOf = (c: JunitCase) => {
@@ -54,6 +59,7 @@ export function planWrapped(options: WrappedJsOptions): TestPlan {
     files: [...wrappers, ...inline],
     support,
     locate: (id) => (fileOfId(id) ? { run: 0, key: id } : null),
+    harness: harness.objects,
   };
 }
 
@@ -65,9 +71,15 @@ function splitTitles(name: string): string[] {
   return name.split(" > ");
 }
 
+/**
+ * The wrapper of one test file. Before the test file loads where the module system allows it (a
+ * CommonJS wrapper; vitest's, which imports the test file dynamically), it hands the test realm and the
+ * assertion libraries `modules` to the guard and has it check the harness after every test.
+ */
 function wrapper(
   file: string,
   importFrom: string | null,
+  modules: readonly string[],
 ): PlanFile & { file: string; checks: CanaryCheck[] } {
   const path = wrapperPath(file, nonce());
   const esm = isEsm(file) || importFrom !== null;
@@ -76,10 +88,28 @@ function wrapper(
   const assertion = ints();
   const expectation = ints();
   const [m1, m2, m3] = [nonce(), nonce(), nonce()];
-  const lines = [loadStatement(file, esm)];
-  if (esm) lines.push('import assert from "node:assert";');
-  else lines.push('const assert = require("node:assert");');
-  if (importFrom) lines.push(`import { expect, test } from ${JSON.stringify(importFrom)};`);
+  const lines: string[] = [];
+  if (importFrom) {
+    const from = JSON.stringify(importFrom);
+    lines.push(
+      'import assert from "node:assert";',
+      `import { afterEach as gagarAfterEach, expect, test } from ${from};`,
+      ...handOffLines("import", [importFrom, ...modules], "gagarAfterEach", false),
+      `await import(${JSON.stringify(`./${posix.basename(file)}`)});`,
+    );
+  } else if (esm) {
+    lines.push(
+      loadStatement(file, true),
+      'import assert from "node:assert";',
+      ...handOffLines("import", modules, "afterEach", true),
+    );
+  } else {
+    lines.push(
+      ...handOffLines("require", modules, "afterEach", false),
+      loadStatement(file, false),
+      'const assert = require("node:assert");',
+    );
+  }
   lines.push(
     "",
     `test(${JSON.stringify(pass)}, () => {`,

@@ -3,6 +3,9 @@
 // The verifier binds these files read-only under /gagar/support; they run inside the test process.
 const fs = require("node:fs");
 
+// Taken when the reporter loads, before the code under test does: it may replace fs's functions later.
+const { writeSync, openSync, statSync, readFileSync } = fs;
+
 const REPORT_FD = 3;
 
 /** XML 1.0 cannot carry most control characters, even escaped: they are dropped. */
@@ -29,7 +32,7 @@ function writeJunit(cases) {
   const data = Buffer.from(xml, "utf8");
   const fd = reportChannel();
   let offset = 0;
-  while (offset < data.length) offset += fs.writeSync(fd, data, offset);
+  while (offset < data.length) offset += writeSync(fd, data, offset);
 }
 
 /**
@@ -41,21 +44,21 @@ function reportChannel() {
   if (isPipe(`/proc/self/fd/${REPORT_FD}`)) return REPORT_FD;
   for (let pid = process.ppid; pid > 1; pid = parentOf(pid)) {
     const path = `/proc/${pid}/fd/${REPORT_FD}`;
-    if (isPipe(path)) return fs.openSync(path, "w");
+    if (isPipe(path)) return openSync(path, "w");
   }
   throw new Error("gagar reporter: no report channel (a pipe on fd 3) in this process or its parents");
 }
 
 function isPipe(path) {
   try {
-    return fs.statSync(path).isFIFO();
+    return statSync(path).isFIFO();
   } catch {
     return false;
   }
 }
 
 function parentOf(pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
   return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
 }
 

@@ -82,6 +82,17 @@ export interface FidelityOptions {
   log?: (message: string) => void;
 }
 
+/**
+ * "field: why" of an import's refusal, whose message starts with the location in the instance file
+ * (`<file>:<line> (field F): why`): the scratch file's path says nothing to a reader of the table.
+ */
+export function refusalOf(message: string, instanceFile: string): string {
+  if (!message.startsWith(instanceFile)) return message;
+  const parts = /^(?::\d+)?(?: \(field ([^)]*)\))?: ([\s\S]*)$/.exec(message.slice(instanceFile.length));
+  if (!parts) return message;
+  return parts[1] ? `${parts[1]}: ${parts[2]}` : parts[2]!;
+}
+
 /** A verifier that keeps the last outcome of each (task id, patch) it judged, so the check's runs can be read back with their findings. */
 class RecordingVerifier extends Verifier {
   readonly outcomes = new Map<string, Outcome>();
@@ -165,10 +176,10 @@ export async function runFidelity(
               verifier: async () => guarded,
               log,
             });
-            // An instance the import refused is reported, not thrown: its message names the field and why.
+            // An instance the import refused is reported, not thrown.
             const refused = report.failed[0];
             if (refused) {
-              result.importError = refused.message;
+              result.importError = refusalOf(refused.message, file);
               log(`${task.id}: import failed: ${result.importError}`);
               return result;
             }

@@ -70,6 +70,12 @@ export const Config = z.strictObject({
   /** Options of the chosen grader (e.g. the agent grader's baseUrl and model); it validates them. */
   graderOptions: z.record(z.string(), z.unknown()).default({}),
   advantage: AdvantageSettings.default({ ...DEFAULTS.advantage }),
+  probes: z
+    .strictObject({
+      enabled: z.boolean().default(DEFAULTS.probes.enabled),
+      budgetSec: z.number().positive().max(86_400).default(DEFAULTS.probes.budgetSec),
+    })
+    .default({ ...DEFAULTS.probes }),
   sampling: z
     .strictObject({
       maxRounds: z.number().int().min(1).default(DEFAULTS.sampling.maxRounds),

@@ -4,6 +4,7 @@ import type { Rollout } from "../contracts/rollout.ts";
 import type { Verdict } from "../contracts/verdict.ts";
 import { ConfigError } from "../errors.ts";
 import { createGrader } from "../grade/registry.ts";
+import { GroupProber } from "../probe/group-probes.ts";
 import { ReplaySource } from "../rollout/replay.ts";
 import type { RolloutSource } from "../rollout/types.ts";
 import { selectBackend } from "../sandbox/select.ts";
@@ -11,7 +12,7 @@ import type { SandboxBackend } from "../sandbox/types.ts";
 import { loadTaskPacks, type TaskPack } from "../verify/task-pack.ts";
 import { Verifier } from "../verify/verifier.ts";
 import { verifyRollouts } from "../verify/verify-rollouts.ts";
-import type { StepServices, StepTask, StepVerifier } from "./step.ts";
+import type { StepProber, StepServices, StepTask, StepVerifier } from "./step.ts";
 
 export interface BuiltServices {
   /** Everything a step needs but the store, which the run opens once these are built. */
@@ -25,6 +26,8 @@ export interface ServiceOverrides {
   policySource?: (sandbox: SandboxBackend) => RolloutSource;
   /** The grader's options after the CLI layered environment settings over the config's. */
   graderOptions?: Record<string, unknown>;
+  /** `--no-probes`: no behavioural probes whatever the config says. */
+  probes?: boolean;
   warn?: (message: string) => void;
 }
 
@@ -46,6 +49,13 @@ export async function buildServices(
       verifier: pooledVerifier(packs, verifier, config.verifyJobs),
       grader: createGrader(config.grader, overrides.graderOptions ?? config.graderOptions),
       tasks: stepTasks(packs),
+      ...(config.probes.enabled &&
+        overrides.probes !== false && {
+          probes: stepProber(packs, verifier, {
+            budgetSec: config.probes.budgetSec,
+            jobs: config.verifyJobs,
+          }),
+        }),
     },
     sandbox,
     close: () => verifier.close(),
@@ -72,6 +82,32 @@ export function pooledVerifier(
   return {
     verify: (_taskId: string, rollouts: Rollout[]): Promise<Verdict[]> =>
       verifyRollouts(rollouts, { tasks: packs, verifier, jobs: Math.max(1, rollouts.length), limit }),
+  };
+}
+
+/**
+ * Behavioural probes of a kept group's passing candidates on the run's verifier session: the task's
+ * pack gives the probe plan and the reference, the verdicts the tests each candidate passed.
+ */
+export function stepProber(
+  packs: ReadonlyMap<string, TaskPack>,
+  verifier: Verifier,
+  options: { budgetSec: number; jobs: number },
+): StepProber {
+  const prober = new GroupProber(verifier);
+  return {
+    async probe(taskId, group, verdicts) {
+      const pack = packs.get(taskId);
+      if (!pack) return null;
+      const candidates = group.candidates.flatMap((c, i) =>
+        c.passed ? [{ id: c.id, patch: c.patch, tests: verdicts[i]?.tests }] : [],
+      );
+      const result = await prober.probe(pack, candidates, {
+        budgetMs: options.budgetSec * 1000,
+        jobs: options.jobs,
+      });
+      return result;
+    },
   };
 }
 

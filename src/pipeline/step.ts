@@ -7,6 +7,12 @@ import type { Verdict } from "../contracts/verdict.ts";
 import { SandboxError } from "../errors.ts";
 import type { Grader } from "../grade/types.ts";
 import { computeStepMetrics, type StepMetrics } from "../metrics/step-metrics.ts";
+import {
+  type ProbeSummary,
+  probeSummaryOf,
+  rankingProbes,
+  withProbeFindings,
+} from "../probe/group-findings.ts";
 import type { RolloutSource } from "../rollout/types.ts";
 import {
   type DynamicSamplingOptions,
@@ -32,12 +38,19 @@ export interface StepVerifier {
   verify(taskId: string, rollouts: Rollout[]): Promise<Verdict[]>;
 }
 
+/** Runs the behavioural probes of a kept group (src/probe/group-probes.ts); null when its task has none. */
+export interface StepProber {
+  probe(taskId: string, group: Group, verdicts: readonly Verdict[]): Promise<ProbeSummary | null>;
+}
+
 export interface StepServices {
   store: RunStore;
   source: RolloutSource;
   verifier: StepVerifier;
   grader: Grader;
   tasks: ReadonlyMap<string, StepTask>;
+  /** Behavioural probes before grading; without it groups are graded on their patches and verdicts alone. */
+  probes?: StepProber;
 }
 
 export interface StepSettings {
@@ -59,6 +72,8 @@ export interface StepGroup {
   dropReason?: string;
   verdicts: Verdict[];
   ranking?: Ranking;
+  /** What the behavioural probes found (also stored with the ranking, as `probes`). */
+  probes?: ProbeSummary;
   advantages?: ReturnType<typeof computeGroupAdvantages>;
   /** Stored candidates (with full trajectories) aligned with group.candidates. */
   candidates: StoredCandidate[];
@@ -84,6 +99,7 @@ export async function runStep(services: StepServices, settings: StepSettings): P
   // Wall time per stage; rollout and verification overlap across groups, so their busy time is summed apart.
   const stageMs: Record<string, number> = {
     sampling: 0,
+    probe: 0,
     grade: 0,
     advantage: 0,
     rolloutBusy: 0,
@@ -149,7 +165,8 @@ export async function runStep(services: StepServices, settings: StepSettings): P
   );
 
   stageMs.sampling = performance.now() - samplingStarted;
-  const graderKey = `${services.grader.name}@${services.grader.version}`;
+  // Probes change what the grader sees, so a ranking made with them is not one made without.
+  const graderKey = `${services.grader.name}@${services.grader.version}${services.probes ? "+probes" : ""}`;
   let graderCalls = 0;
   let graderFallbacks = 0;
   let vetoed = 0;
@@ -167,20 +184,29 @@ export async function runStep(services: StepServices, settings: StepSettings): P
     store.markGroup(groupId, s.kept, s.dropReason);
     if (s.kept) {
       const passing = s.group.candidates.filter((c) => c.passed).length;
+      let group = s.group;
       if (passing >= 2) {
-        const t0 = performance.now();
         let ranking = store.findRanking(groupId, graderKey);
         if (!ranking) {
-          ranking = await services.grader.grade(s.group);
+          const probed =
+            services.probes && (await probeGroup(services.probes, s.group, entry.verdicts, stageMs));
+          if (probed) group = withProbeFindings(group, probed.findings);
+          const t0 = performance.now();
+          ranking = await services.grader.grade(group);
+          if (probed) ranking = { ...ranking, probes: probeSummaryOf(probed) };
           graderCalls++;
           store.saveRanking(groupId, graderKey, ranking);
+          stageMs.grade! += performance.now() - t0;
         }
+        // A resumed step finds the probe findings with the ranking: the veto sees them as before.
+        entry.probes = rankingProbes(ranking);
+        if (entry.probes) group = withProbeFindings(group, entry.probes.findings);
         if (ranking.grader.fallback) graderFallbacks++;
         entry.ranking = ranking;
-        stageMs.grade! += performance.now() - t0;
+        entry.group = group;
       }
       const t0 = performance.now();
-      entry.advantages = computeGroupAdvantages(s.group, entry.ranking, settings.advantage);
+      entry.advantages = computeGroupAdvantages(group, entry.ranking, settings.advantage);
       vetoed += entry.advantages.vetoed.length;
       stageMs.advantage! += performance.now() - t0;
     }
@@ -205,6 +231,21 @@ export async function runStep(services: StepServices, settings: StepSettings): P
     stageMs: { ...stageMs, total: performance.now() - started },
   });
   return { stepId: step.id, resumed: existing.size > 0, groups, metrics };
+}
+
+/** Probes a group's passing candidates, counting the wall time as the step's probe stage. */
+async function probeGroup(
+  prober: StepProber,
+  group: Group,
+  verdicts: readonly Verdict[],
+  stageMs: Record<string, number>,
+): Promise<ProbeSummary | null> {
+  const t0 = performance.now();
+  try {
+    return await prober.probe(group.task.id, group, verdicts);
+  } finally {
+    stageMs.probe! += performance.now() - t0;
+  }
 }
 
 /** Looks verdicts up by (task, patch hash); verifies only the patches never seen before, once each. */

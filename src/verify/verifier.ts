@@ -7,7 +7,13 @@ import { fileURLToPath } from "node:url";
 import type { Finding } from "../contracts/finding.ts";
 import { SandboxError } from "../errors.ts";
 import type { SandboxBackend } from "../sandbox/types.ts";
-import { type CandidateRun, type CandidateRunDeps, REPORT_CAP, startCandidateRun } from "./candidate-run.ts";
+import {
+  type CandidateRun,
+  type CandidateRunDeps,
+  REPORT_CAP,
+  type RunOverrides,
+  startCandidateRun,
+} from "./candidate-run.ts";
 import { type Graded, grade } from "./grade.ts";
 import { GUARD_CAP } from "./guards/guard-setup.ts";
 import { IdmappedLowers } from "./idmapped-lowers.ts";
@@ -90,6 +96,16 @@ export interface VerifierOptions {
    * the real-code fidelity suite runs a repository's own test suite with and without them.
    */
   guards?: boolean;
+}
+
+/** What a run of Verifier.runPlan left: each run's second channel, and whether the runner finished. */
+export interface PlanRun {
+  /** status.json carries this run's token: the runner, not the code under test, wrote the outputs. */
+  completed: boolean;
+  timedOut: boolean;
+  /** Per planned run, what came through its second channel (capped at GUARD_CAP). */
+  channels: string[];
+  durationMs: number;
 }
 
 /** The default cache of built task environments. */
@@ -273,6 +289,59 @@ export class Verifier {
       } finally {
         this.release(run.workspace);
       }
+    }
+  }
+
+  /**
+   * Runs `plan` — a test plan of another stage's, not the task's own (behavioural probes, src/probe/) —
+   * on `patch` in the task's sandbox, environment and limits, with the guards off and, per run, a
+   * second channel only the trusted runner reads (`overrides.channelEnv` tells the tests where it is).
+   * Meant for patches this session passed: the gate is asked only for its rendering (null if it refuses).
+   */
+  async runPlan(
+    pack: TaskPack,
+    patch: string,
+    plan: TestPlan,
+    overrides: RunOverrides,
+  ): Promise<PlanRun | null> {
+    if (this.closed) throw new SandboxError("verifier is closed", false);
+    await this.selfTest();
+    const task = await this.task(pack);
+    const gate = gatePatch(patch, {
+      policy: task.policy,
+      protectedPolicy: this.options.protectedPolicy,
+      limits: this.options.gateLimits,
+      pristineHas: (p) => task.snapshot.paths.has(p),
+    });
+    if (!gate.ok) return null;
+    const request = {
+      token: randomBytes(16).toString("hex"),
+      patch: gate.patch,
+      bytecodeDirs: dirsOf(gate.files),
+    };
+    const run = await startCandidateRun(
+      { ...this.runDeps(), guards: false },
+      task,
+      plan,
+      task.snapshot,
+      overrides,
+    );
+    try {
+      const result = await run.go(request);
+      const read = (name: string, cap: number) => {
+        const file = safeReadFile(join(run.workspace.outDir, name), cap);
+        return file.ok ? file.data.toString("utf8") : null;
+      };
+      const status = read("status.json", 1 << 20);
+      const parsed = parseStatus(status);
+      return {
+        completed: parsed?.token === request.token,
+        timedOut: result.timedOut || (parsed?.runs ?? []).some((r) => r.timedOut === true),
+        channels: plan.runs.map((_, i) => read(`guard-${i}.log`, GUARD_CAP) ?? ""),
+        durationMs: result.durationMs,
+      };
+    } finally {
+      this.release(run.workspace);
     }
   }
 
@@ -510,6 +579,14 @@ function installRunner(root: string): string {
     const source = join(root, "runner.py");
     copyFileSync(RUNNER_SOURCE, source);
     return source;
+  }
+}
+
+function parseStatus(text: string | null): { token?: unknown; runs?: { timedOut?: boolean }[] } | null {
+  try {
+    return text === null ? null : JSON.parse(text);
+  } catch {
+    return null;
   }
 }
 

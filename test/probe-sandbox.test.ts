@@ -1,0 +1,144 @@
+/**
+ * Behavioural probes in the verifier's sandbox (src/probe/group-probes.ts over Verifier.runPlan): the
+ * probe modules laid read-only over each candidate's workspace, the observations back on the trusted
+ * runner's second channel, under the task's environment and limits and a time budget per group.
+ *
+ * - The probe fixtures of the runners Debian provides (pytest, node:test, mocha) as task packs: every
+ *   hard-coding gets a critical finding, no honest alternative does.
+ * - The example pack: no honest passing rollout gets a critical finding.
+ * - A candidate that writes forged records to the channel's file path from the code under test gains
+ *   nothing: the channel is a pipe, the forged lines are its own observations only.
+ * - A budget too small for a run leaves the candidates unprobed, saying why, instead of comparing
+ *   partial runs.
+ */
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GroupProber } from "../src/probe/group-probes.ts";
+import { planProbes } from "../src/probe/plan.ts";
+import { loadTaskPack, loadTaskPacks, type TaskPack } from "../src/verify/task-pack.ts";
+import { Verifier } from "../src/verify/verifier.ts";
+import { loadProbeFixture, readTree } from "./support/probe-fixtures.ts";
+import { DEBIAN_MOCHA } from "./support/probe-harness.ts";
+import { bwrapForTests } from "./support/sandbox.ts";
+import { patchOf, writeTask } from "./support/task-fixture.ts";
+
+const EXAMPLES = join(import.meta.dirname, "..", "examples");
+const root = mkdtempSync(join(tmpdir(), "gagar-probe-sandbox-"));
+let verifier: Verifier;
+let prober: GroupProber;
+
+beforeAll(async () => {
+  verifier = new Verifier({ sandbox: await bwrapForTests() });
+  prober = new GroupProber(verifier);
+});
+afterAll(async () => {
+  await verifier?.close();
+  rmSync(root, { recursive: true, force: true });
+});
+
+const COMMANDS: Record<string, { command?: string[]; env?: Record<string, string> }> = {
+  pytest: {},
+  "node:test": {},
+  mocha: {
+    command: ["node", DEBIAN_MOCHA, "--reporter={reporter}", "{tests}"],
+    env: { NODE_PATH: "/usr/share/nodejs" },
+  },
+};
+const FIXTURES: Record<string, string> = {
+  pytest: "pytest-shortdate-years",
+  "node:test": "node-test-backoff-cap",
+  mocha: "mocha-duration-units",
+};
+
+/** A probe fixture as a task pack, and its candidates as patches of the pack's repository. */
+async function fixturePack(runner: string): Promise<{ pack: TaskPack; patches: Map<string, string> }> {
+  const fixture = loadProbeFixture(FIXTURES[runner]!);
+  const base = readTree(join(import.meta.dirname, "fixtures", "probe", fixture.name, "repo"));
+  const changed = (subject: string) => {
+    const tree = fixture.tree(subject);
+    return Object.fromEntries(
+      [...tree].filter(([path, text]) => !fixture.hidden.has(path) && base.get(path) !== text),
+    );
+  };
+  const repo = Object.fromEntries(base);
+  const plan = await planProbes({ runner, tests: fixture.hidden });
+  const testIds = [...new Set(plan.probes.map((p) => p.testId))];
+  const dir = writeTask(join(root, "packs"), {
+    id: fixture.name,
+    spec: {
+      statement: fixture.statement,
+      language: runner === "pytest" ? "python" : "javascript",
+      test: {
+        runner,
+        ...(COMMANDS[runner]!.command && { command: COMMANDS[runner]!.command }),
+        ...(COMMANDS[runner]!.env && { env: COMMANDS[runner]!.env }),
+      },
+      failToPass: testIds,
+      passToPass: [],
+      timeoutSec: 60,
+    },
+    repo,
+    tests: Object.fromEntries(fixture.hidden),
+    reference: changed("reference"),
+  });
+  const patches = new Map(fixture.candidates.map((c) => [c.id, patchOf(repo, changed(c.id))]));
+  return { pack: loadTaskPack(dir), patches };
+}
+
+describe("behavioural probes in the sandbox", () => {
+  it.each(Object.keys(FIXTURES))(
+    "%s: hard-codings are critical, honest alternatives are not",
+    async (runner) => {
+      if (runner === "mocha" && !existsSync(DEBIAN_MOCHA)) return;
+      const { pack, patches } = await fixturePack(runner);
+      const fixture = loadProbeFixture(FIXTURES[runner]!);
+      const result = await prober.probe(
+        pack,
+        fixture.candidates.map((c) => ({ id: c.id, patch: patches.get(c.id)! })),
+        { budgetMs: 300_000, jobs: 2 },
+      );
+      expect(result.unprobed).toEqual([]);
+      expect(result.runs).toBe(2 + fixture.candidates.length);
+      for (const c of fixture.candidates) {
+        const critical = (result.findings[c.id] ?? []).filter((f) => f.severity === "critical");
+        expect(critical.length > 0, `${c.id}: ${critical.map((f) => f.message).join("; ")}`).toBe(
+          c.expect === "critical",
+        );
+        expect(critical.every((f) => f.kind === "behaviour-divergence")).toBe(true);
+      }
+    },
+    600_000,
+  );
+
+  it("give no honest rollout of the example pack a critical finding", async () => {
+    const packs = loadTaskPacks(join(EXAMPLES, "tasks"));
+    for (const task of readdirSync(join(EXAMPLES, "tasks")).sort()) {
+      const rollouts = readFileSync(join(EXAMPLES, "rollouts", `${task}.jsonl`), "utf8")
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as { id: string; patch: string; meta: { expected: string } })
+        .filter((r) => r.meta.expected === "pass");
+      const result = await prober.probe(packs.get(task)!, rollouts, { budgetMs: 300_000, jobs: 2 });
+      expect(result.unprobed, task).toEqual([]);
+      expect(result.probes, task).toBeGreaterThan(0);
+      const critical = Object.entries(result.findings).flatMap(([id, fs]) =>
+        fs.filter((f) => f.severity === "critical").map((f) => `${id}: ${f.message}`),
+      );
+      expect(critical, task).toEqual([]);
+    }
+  }, 900_000);
+
+  it("a budget too small for one run leaves the candidates unprobed, saying why", async () => {
+    const { pack, patches } = await fixturePack("pytest");
+    const result = await prober.probe(
+      pack,
+      [...patches].map(([id, patch]) => ({ id, patch })),
+      { budgetMs: 10 },
+    );
+    expect(result.findings).toEqual({});
+    expect(result.runs).toBe(0);
+    expect(result.unprobed.map((u) => u.id).sort()).toEqual([...patches.keys()].sort());
+  }, 120_000);
+});

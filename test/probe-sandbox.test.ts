@@ -8,13 +8,17 @@
  * - The example pack: no honest passing rollout gets a critical finding.
  * - A candidate that writes forged records to the channel's file path from the code under test gains
  *   nothing: the channel is a pipe, the forged lines are its own observations only.
+ * - `gagar grade --tasks`: the probes run before the static grader, which puts the overfitted last.
  * - A budget too small for a run leaves the candidates unprobed, saying why, instead of comparing
  *   partial runs.
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { main } from "../src/cli/main.ts";
+import type { Group } from "../src/contracts/group.ts";
+import type { Ranking } from "../src/contracts/ranking.ts";
 import { GroupProber } from "../src/probe/group-probes.ts";
 import { planProbes } from "../src/probe/plan.ts";
 import { loadTaskPack, loadTaskPacks, type TaskPack } from "../src/verify/task-pack.ts";
@@ -141,4 +145,75 @@ describe("behavioural probes in the sandbox", () => {
     expect(result.runs).toBe(0);
     expect(result.unprobed.map((u) => u.id).sort()).toEqual([...patches.keys()].sort());
   }, 120_000);
+
+  it("run before grading in `gagar grade --tasks`: the static grader puts the overfitted last, on the probes' evidence", async () => {
+    const { pack, patches } = await fixturePack("pytest");
+    const fixture = loadProbeFixture(FIXTURES.pytest!);
+    const group: Group = {
+      schemaVersion: 1,
+      id: "probe-cli",
+      task: { id: pack.spec.id, statement: "", language: "python", workspace: pack.repoDir },
+      candidates: fixture.candidates.map((c) => ({
+        id: c.id,
+        patch: patches.get(c.id)!,
+        passed: true,
+        reward: 1,
+      })),
+    };
+    const groups = join(root, "groups.jsonl");
+    writeFileSync(groups, `${JSON.stringify(group)}\n`);
+    const stderr: string[] = [];
+    const spy = vi.spyOn(process.stderr, "write").mockImplementation((chunk) => {
+      stderr.push(String(chunk));
+      return true;
+    });
+    try {
+      const out = join(root, "rankings.jsonl");
+      expect(
+        await main(["node", "gagar", "grade", groups, "--tasks", join(root, "packs"), "--out", out]),
+      ).toBe(0);
+      const ranking = JSON.parse(readFileSync(out, "utf8")) as Ranking & { probes?: { runs: number } };
+      const overfitted = fixture.candidates.filter((c) => c.expect === "critical").map((c) => c.id);
+      expect([...ranking.ranking.at(-1)!].sort()).toEqual(overfitted.sort());
+      for (const id of overfitted)
+        expect(
+          ranking.findings[id]!.some((f) => f.kind === "behaviour-divergence" && f.severity === "critical"),
+        ).toBe(true);
+      expect(ranking.probes?.runs).toBe(2 + fixture.candidates.length);
+      expect(stderr.join("")).toMatch(/behavioural probes on 1 group in \d+\.\d s/);
+
+      const without = join(root, "rankings-without.jsonl");
+      expect(
+        await main([
+          "node",
+          "gagar",
+          "grade",
+          groups,
+          "--tasks",
+          join(root, "packs"),
+          "--no-probes",
+          "--out",
+          without,
+        ]),
+      ).toBe(0);
+      expect(JSON.parse(readFileSync(without, "utf8")).probes).toBeUndefined();
+
+      const refused = join(root, "rankings-refused.jsonl");
+      expect(
+        await main([
+          "node",
+          "gagar",
+          "grade",
+          groups,
+          "--tasks",
+          join(root, "no-such-packs"),
+          "--out",
+          refused,
+        ]),
+      ).toBe(2);
+      expect(existsSync(refused)).toBe(false);
+    } finally {
+      spy.mockRestore();
+    }
+  }, 600_000);
 });

@@ -4,7 +4,6 @@ import type { Rollout } from "../contracts/rollout.ts";
 import type { Verdict } from "../contracts/verdict.ts";
 import { ConfigError } from "../errors.ts";
 import { createGrader } from "../grade/registry.ts";
-import { GroupProber } from "../probe/group-probes.ts";
 import { ReplaySource } from "../rollout/replay.ts";
 import type { RolloutSource } from "../rollout/types.ts";
 import { selectBackend } from "../sandbox/select.ts";
@@ -12,7 +11,8 @@ import type { SandboxBackend } from "../sandbox/types.ts";
 import { loadTaskPacks, type TaskPack } from "../verify/task-pack.ts";
 import { Verifier } from "../verify/verifier.ts";
 import { verifyRollouts } from "../verify/verify-rollouts.ts";
-import type { StepProber, StepServices, StepTask, StepVerifier } from "./step.ts";
+import { packProber } from "./probed-grading.ts";
+import type { StepServices, StepTask, StepVerifier } from "./step.ts";
 
 export interface BuiltServices {
   /** Everything a step needs but the store, which the run opens once these are built. */
@@ -51,7 +51,7 @@ export async function buildServices(
       tasks: stepTasks(packs),
       ...(config.probes.enabled &&
         overrides.probes !== false && {
-          probes: stepProber(packs, verifier, {
+          probes: packProber((id) => packs.get(id), verifier, {
             budgetSec: config.probes.budgetSec,
             jobs: config.verifyJobs,
           }),
@@ -82,32 +82,6 @@ export function pooledVerifier(
   return {
     verify: (_taskId: string, rollouts: Rollout[]): Promise<Verdict[]> =>
       verifyRollouts(rollouts, { tasks: packs, verifier, jobs: Math.max(1, rollouts.length), limit }),
-  };
-}
-
-/**
- * Behavioural probes of a kept group's passing candidates on the run's verifier session: the task's
- * pack gives the probe plan and the reference, the verdicts the tests each candidate passed.
- */
-export function stepProber(
-  packs: ReadonlyMap<string, TaskPack>,
-  verifier: Verifier,
-  options: { budgetSec: number; jobs: number },
-): StepProber {
-  const prober = new GroupProber(verifier);
-  return {
-    async probe(taskId, group, verdicts) {
-      const pack = packs.get(taskId);
-      if (!pack) return null;
-      const candidates = group.candidates.flatMap((c, i) =>
-        c.passed ? [{ id: c.id, patch: c.patch, tests: verdicts[i]?.tests }] : [],
-      );
-      const result = await prober.probe(pack, candidates, {
-        budgetMs: options.budgetSec * 1000,
-        jobs: options.jobs,
-      });
-      return result;
-    },
   };
 }
 

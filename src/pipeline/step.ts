@@ -7,12 +7,7 @@ import type { Verdict } from "../contracts/verdict.ts";
 import { SandboxError } from "../errors.ts";
 import type { Grader } from "../grade/types.ts";
 import { computeStepMetrics, type StepMetrics } from "../metrics/step-metrics.ts";
-import {
-  type ProbeSummary,
-  probeSummaryOf,
-  rankingProbes,
-  withProbeFindings,
-} from "../probe/group-findings.ts";
+import { type ProbeSummary, rankingProbes, withProbeFindings } from "../probe/group-findings.ts";
 import type { RolloutSource } from "../rollout/types.ts";
 import {
   type DynamicSamplingOptions,
@@ -22,6 +17,7 @@ import {
 import { seededRandom } from "../sampling/random.ts";
 import type { StoredCandidate, StoredGroup } from "../store/groups.ts";
 import type { RunStore } from "../store/run-store.ts";
+import { probeThenGrade, type StepProber } from "./probed-grading.ts";
 import { advantageFacts, candidateFacts } from "./step-facts.ts";
 
 /** What a step needs to know about a task of the pack. */
@@ -36,11 +32,6 @@ export interface StepTask {
 /** Verifies rollouts of one task; returns one verdict per rollout, in order. */
 export interface StepVerifier {
   verify(taskId: string, rollouts: Rollout[]): Promise<Verdict[]>;
-}
-
-/** Runs the behavioural probes of a kept group (src/probe/group-probes.ts); null when its task has none. */
-export interface StepProber {
-  probe(taskId: string, group: Group, verdicts: readonly Verdict[]): Promise<ProbeSummary | null>;
 }
 
 export interface StepServices {
@@ -188,15 +179,15 @@ export async function runStep(services: StepServices, settings: StepSettings): P
       if (passing >= 2) {
         let ranking = store.findRanking(groupId, graderKey);
         if (!ranking) {
-          const probed =
-            services.probes && (await probeGroup(services.probes, s.group, entry.verdicts, stageMs));
-          if (probed) group = withProbeFindings(group, probed.findings);
           const t0 = performance.now();
-          ranking = await services.grader.grade(group);
-          if (probed) ranking = { ...ranking, probes: probeSummaryOf(probed) };
+          const graded = await probeThenGrade(services.grader, s.group, services.probes, {
+            verdicts: entry.verdicts,
+          });
+          ranking = graded.ranking;
           graderCalls++;
           store.saveRanking(groupId, graderKey, ranking);
-          stageMs.grade! += performance.now() - t0;
+          stageMs.probe! += graded.probeMs;
+          stageMs.grade! += performance.now() - t0 - graded.probeMs;
         }
         // A resumed step finds the probe findings with the ranking: the veto sees them as before.
         entry.probes = rankingProbes(ranking);
@@ -231,21 +222,6 @@ export async function runStep(services: StepServices, settings: StepSettings): P
     stageMs: { ...stageMs, total: performance.now() - started },
   });
   return { stepId: step.id, resumed: existing.size > 0, groups, metrics };
-}
-
-/** Probes a group's passing candidates, counting the wall time as the step's probe stage. */
-async function probeGroup(
-  prober: StepProber,
-  group: Group,
-  verdicts: readonly Verdict[],
-  stageMs: Record<string, number>,
-): Promise<ProbeSummary | null> {
-  const t0 = performance.now();
-  try {
-    return await prober.probe(group.task.id, group, verdicts);
-  } finally {
-    stageMs.probe! += performance.now() - t0;
-  }
 }
 
 /** Looks verdicts up by (task, patch hash); verifies only the patches never seen before, once each. */

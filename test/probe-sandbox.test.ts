@@ -112,6 +112,18 @@ describe("behavioural probes in the sandbox", () => {
         );
         expect(critical.every((f) => f.kind === "behaviour-divergence")).toBe(true);
       }
+      // A later group of the task reuses the reference's runs, and finds the same.
+      const again = await prober.probe(
+        pack,
+        fixture.candidates.map((c) => ({ id: c.id, patch: patches.get(c.id)! })),
+        { budgetMs: 300_000, jobs: 2 },
+      );
+      expect(again.runs).toBe(fixture.candidates.length);
+      const severities = (r: typeof result) =>
+        Object.fromEntries(
+          Object.entries(r.findings).map(([id, fs]) => [id, fs.some((f) => f.severity === "critical")]),
+        );
+      expect(severities(again)).toEqual(severities(result));
     },
     600_000,
   );
@@ -215,5 +227,52 @@ describe("behavioural probes in the sandbox", () => {
     } finally {
       spy.mockRestore();
     }
+  }, 600_000);
+
+  it("`gagar grader eval --tasks` reports the figures without and with probes side by side", async () => {
+    const { pack, patches } = await fixturePack("node:test");
+    const fixture = loadProbeFixture(FIXTURES["node:test"]!);
+    const group = {
+      schemaVersion: 1,
+      id: "probe-eval",
+      task: { id: pack.spec.id, statement: "", language: "javascript", workspace: pack.repoDir },
+      reference: { patch: pack.referencePatch! },
+      candidates: fixture.candidates.map((c) => ({
+        id: c.id,
+        patch: patches.get(c.id)!,
+        passed: true,
+        reward: 1,
+        ...(c.expect === "critical" && { hack: "hard-coding" }),
+      })),
+    };
+    const groups = join(root, "eval-groups.jsonl");
+    writeFileSync(groups, `${JSON.stringify(group)}\n`);
+    const stdout: string[] = [];
+    const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      stdout.push(String(chunk));
+      return true;
+    });
+    const err = vi.spyOn(process.stderr, "write").mockImplementation(() => true);
+    try {
+      expect(
+        await main(["node", "gagar", "grader", "eval", groups, "--tasks", join(root, "packs"), "--json"]),
+      ).toBe(0);
+    } finally {
+      out.mockRestore();
+      err.mockRestore();
+    }
+    const report = JSON.parse(stdout.join("")) as {
+      withoutProbes: { criticalRecall: { labelled: number; inLastTier: number } };
+      withProbes: {
+        criticalRecall: { labelled: number; inLastTier: number };
+        criticalFindings: { flagged: number };
+      };
+      probedGroups: number;
+    };
+    const hacks = fixture.candidates.filter((c) => c.expect === "critical").length;
+    expect(report.probedGroups).toBe(1);
+    expect(report.withProbes.criticalRecall).toMatchObject({ labelled: hacks, inLastTier: hacks });
+    expect(report.withProbes.criticalFindings.flagged).toBe(0);
+    expect(report.withoutProbes.criticalRecall.labelled).toBe(hacks);
   }, 600_000);
 });

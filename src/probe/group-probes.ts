@@ -10,9 +10,10 @@ import { PROBE_CHANNEL_ENV, type ProbePlan, planProbes } from "./plan.ts";
 
 /**
  * Behavioural probes of one group in the verifier's sandbox (phase 2 of docs/probes.md): the task's
- * probe plan (plan.ts) run on the reference patch twice and on every passing candidate once — without
- * a reference, every candidate twice — under the task's environment and limits, within a time budget
- * per group, and the runs compared (compare.ts).
+ * probe plan (plan.ts) run on the reference patch twice (once per task and prober: later groups of the
+ * task reuse those runs) and on every passing candidate once — without a reference, every candidate
+ * twice — under the task's environment and limits, within a time budget per group, and the runs
+ * compared (compare.ts).
  *
  * The probe modules are laid read-only over the workspace like the verifier's canaries, and their
  * observations come back on the trusted runner's second channel (a pipe only the runner reads; the
@@ -60,6 +61,11 @@ const MIN_RUN_SEC = 1;
 
 export class GroupProber {
   private readonly plans = new Map<string, Promise<{ probe: ProbePlan; tests: TestPlan | null }>>();
+  /**
+   * The reference's two finished runs per task: the reference is the same for every group of a task,
+   * so later groups of it pay only for their candidates.
+   */
+  private readonly references = new Map<string, ProbeRun[]>();
 
   constructor(private readonly runner: PlanRunner) {}
 
@@ -117,11 +123,17 @@ export class GroupProber {
     const byPatch = new Map<string, ProbedCandidate[]>();
     for (const c of candidates) byPatch.set(c.patch, [...(byPatch.get(c.patch) ?? []), c]);
     const referencePatch = pack.referencePatch;
+    const known = this.references.get(pack.dir);
     const [referenceRuns, ...candidateRuns] = await Promise.all([
-      referencePatch === undefined ? Promise.resolve(null) : twice(referencePatch),
+      referencePatch === undefined
+        ? Promise.resolve(null)
+        : known
+          ? Promise.resolve(known)
+          : twice(referencePatch),
       ...[...byPatch.keys()].map((patch) => (referencePatch === undefined ? twice(patch) : runOnce(patch))),
     ]);
     const reference = referenceRuns?.every(isRun) ? (referenceRuns as ProbeRun[]) : undefined;
+    if (reference) this.references.set(pack.dir, reference);
     const compared: CandidateRuns[] = [];
     [...byPatch.values()].forEach((same, i) => {
       const got = candidateRuns[i]!;

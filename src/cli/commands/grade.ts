@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { type Command, InvalidArgumentError } from "commander";
+import type { Command } from "commander";
 import { DEFAULTS } from "../../config/defaults.ts";
 import { type Group, Group as GroupSchema } from "../../contracts/group.ts";
 import type { Ranking } from "../../contracts/ranking.ts";
@@ -10,10 +10,9 @@ import { createGrader, graderNames } from "../../grade/registry.ts";
 import { writeAtomically } from "../../io/atomic-output.ts";
 import { readJsonl, toJsonlLine } from "../../io/jsonl.ts";
 import { checkOutputFile } from "../../io/output-paths.ts";
-import { packProber, probeThenGrade } from "../../pipeline/probed-grading.ts";
-import { selectBackend } from "../../sandbox/select.ts";
-import { loadTaskPacks, type TaskPack } from "../../verify/task-pack.ts";
-import { Verifier } from "../../verify/verifier.ts";
+import { probeThenGrade } from "../../pipeline/probed-grading.ts";
+import { loadTaskPacks } from "../../verify/task-pack.ts";
+import { positiveNumber, probeSession } from "../probe-session.ts";
 import { renderTable } from "../table.ts";
 import { type AgentCommandFlags, addAgentOptions, graderOptions } from "./grader.ts";
 
@@ -113,22 +112,6 @@ export function registerGrade(program: Command): void {
       );
     });
   addAgentOptions(command);
-}
-
-/** A verifier session on the strongest sandbox available, probing the groups whose task is in `packs`. */
-async function probeSession(packs: ReadonlyMap<string, TaskPack>, budgetSec: number) {
-  const warn = (line: string) => process.stderr.write(`gagar: ${line}\n`);
-  const verifier = new Verifier({ sandbox: await selectBackend("auto", { warn }), warn });
-  return {
-    prober: packProber((id) => packs.get(id), verifier, { budgetSec, jobs: DEFAULTS.verifyJobs }),
-    close: () => verifier.close(),
-  };
-}
-
-function positiveNumber(value: string): number {
-  const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a positive number of seconds");
-  return n;
 }
 
 function readConfig(file: string): Record<string, unknown> {

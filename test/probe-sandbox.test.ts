@@ -9,6 +9,7 @@
  * - A candidate that writes forged records to the channel's file path from the code under test gains
  *   nothing: the channel is a pipe, the forged lines are its own observations only.
  * - `gagar grade --tasks`: the probes run before the static grader, which puts the overfitted last.
+ * - The service's grade units probe when the group's task pack is known.
  * - A budget too small for a run leaves the candidates unprobed, saying why, instead of comparing
  *   partial runs.
  */
@@ -19,8 +20,17 @@ import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { main } from "../src/cli/main.ts";
 import type { Group } from "../src/contracts/group.ts";
 import type { Ranking } from "../src/contracts/ranking.ts";
+import {
+  type GradeUnit,
+  graderCache,
+  gradeUnitId,
+  UNIT_KINDS,
+  unitHandler,
+} from "../src/pipeline/work-units.ts";
 import { GroupProber } from "../src/probe/group-probes.ts";
 import { planProbes } from "../src/probe/plan.ts";
+import type { JobContext } from "../src/queue/types.ts";
+import { PackCatalog, PackSource } from "../src/verify/pack-catalog.ts";
 import { loadTaskPack, loadTaskPacks, type TaskPack } from "../src/verify/task-pack.ts";
 import { Verifier } from "../src/verify/verifier.ts";
 import { loadProbeFixture, readTree } from "./support/probe-fixtures.ts";
@@ -274,5 +284,54 @@ describe("behavioural probes in the sandbox", () => {
     expect(report.withProbes.criticalRecall).toMatchObject({ labelled: hacks, inLastTier: hacks });
     expect(report.withProbes.criticalFindings.flagged).toBe(0);
     expect(report.withoutProbes.criticalRecall.labelled).toBe(hacks);
+  }, 600_000);
+
+  it("run in the service's grade units for a group whose task pack is known, and only then", async () => {
+    const { pack, patches } = await fixturePack("mocha");
+    const fixture = loadProbeFixture(FIXTURES.mocha!);
+    const catalog = PackCatalog.load([join(root, "packs")]);
+    const handler = unitHandler({
+      packs: new PackSource({ shared: catalog }),
+      verifier: () => verifier,
+      grader: graderCache({}),
+    });
+    const group = {
+      schemaVersion: 1 as const,
+      id: "probe-unit",
+      task: { id: pack.spec.id, statement: "", language: "javascript" },
+      candidates: fixture.candidates.map((c) => ({
+        id: c.id,
+        patch: patches.get(c.id)!,
+        passed: true,
+        reward: 1,
+      })),
+    };
+    const job = (data: GradeUnit): JobContext => ({
+      id: gradeUnitId(data),
+      name: UNIT_KINDS.grade,
+      data,
+      attempt: 1,
+      checkpoint: undefined,
+      signal: new AbortController().signal,
+      progress: async () => {},
+      saveCheckpoint: async () => {},
+    });
+    const digest = catalog.digest(pack.spec.id)!;
+    const probed = (await handler(
+      job({ group, digest, grader: "static", options: {}, probes: { budgetSec: 300 } }),
+    )) as Ranking & { probes?: { findings: Record<string, unknown[]> } };
+    const overfitted = fixture.candidates.filter((c) => c.expect === "critical").map((c) => c.id);
+    expect(
+      Object.keys(probed.probes!.findings)
+        .filter((id) => overfitted.includes(id))
+        .sort(),
+    ).toEqual([...overfitted].sort());
+    expect([...probed.ranking.at(-1)!].sort()).toEqual([...overfitted].sort());
+    const plain = (await handler(
+      job({ group, grader: "static", options: {}, probes: { budgetSec: 300 } }),
+    )) as {
+      probes?: unknown;
+    };
+    expect(plain.probes).toBeUndefined();
   }, 600_000);
 });

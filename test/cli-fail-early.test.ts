@@ -226,6 +226,32 @@ describe("ports and numeric ranges", { timeout: 300_000 }, () => {
     );
     expect(tree(cwd)).toEqual(["c.json"]);
   });
+
+  it("counts a typo would turn into hours of work or a full memory have an upper bound, flag and config alike", () => {
+    const cwd = folder();
+    expectUserError(
+      run(cwd, ["grade", GROUPS, "--concurrency", "40000"]),
+      /--concurrency <c>.*from 1 to \d+ \(requests at once to one model server\).*"40000"/,
+    );
+    expectUserError(run(cwd, ["grade", GROUPS, "--passes", "100000"]), /--passes <k>.*"100000"/);
+    expectUserError(run(cwd, ["serve", "--max-queued", "1e12"]), /--max-queued <n>.*"1e12"/);
+    expectUserError(run(cwd, ["serve", "--max-inflight", "9999999"]), /--max-inflight <n>.*"9999999"/);
+    expectUserError(run(cwd, ["demo", "--steps", "1e9"]), /--steps <k>.*"1e9"/);
+    expectUserError(run(cwd, ["experiment", "length", "--seeds", "1e9"]), /--seeds <k>.*"1e9"/);
+    writeFileSync(
+      join(cwd, "c.json"),
+      JSON.stringify({
+        tasks: TASKS,
+        out: "o",
+        rollouts: { source: "policy", baseUrl: "http://127.0.0.1:9/v1", model: "m", concurrency: 1e6 },
+      }),
+    );
+    expectUserError(
+      run(cwd, ["run", "--config", "c.json"]),
+      /c\.json \(field rollouts\.concurrency\).*at most \d+ requests at once to one model server/,
+    );
+    expect(tree(cwd)).toEqual(["c.json"]);
+  });
 });
 
 describe("the whole input is read before any result is shown", { timeout: 300_000 }, () => {
@@ -237,6 +263,22 @@ describe("the whole input is read before any result is shown", { timeout: 300_00
     expectUserError(r, /^gagar: groups\.jsonl:2: not valid JSON/);
     const out = run(cwd, ["advantages", "groups.jsonl", "--rankings", RANKINGS, "--out", "adv.jsonl"]);
     expect(out.code).toBe(2);
+    expect(tree(cwd)).toEqual(["groups.jsonl"]);
+  });
+
+  it("gagar grade with a group whose repository folder is missing names the line and field before grading", () => {
+    const cwd = folder();
+    const lines = readFileSync(GROUPS, "utf8").split("\n").filter(Boolean);
+    const second = JSON.parse(lines[1] as string);
+    second.task.workspace = "no/such/repo";
+    writeFileSync(
+      join(cwd, "groups.jsonl"),
+      [lines[0], JSON.stringify(second), ...lines.slice(2)].join("\n"),
+    );
+    expectUserError(
+      run(cwd, ["grade", "groups.jsonl", "--out", "r.jsonl"]),
+      /^gagar: groups\.jsonl:2 \(field task\.workspace\): no folder at .*no\/such\/repo/,
+    );
     expect(tree(cwd)).toEqual(["groups.jsonl"]);
   });
 

@@ -89,7 +89,8 @@ async function job(id: string): Promise<JobView> {
   return (await (await fetch(`${url}/v1/jobs/${id}`)).json()) as JobView;
 }
 
-describe("gagar worker and the task packs of its jobs (a real redis-server)", () => {
+// Each case starts real gagar processes that compile their sources through tsx and run a sandbox.
+describe("gagar worker and the task packs of its jobs (a real redis-server)", { timeout: 300_000 }, () => {
   it("refuses to start with neither --tasks nor --server: exit 2, what it needs, no job taken", async () => {
     const jobId = await submitVerify();
     await expect.poll(async () => (await units.counts()).waiting, { timeout: 30_000 }).toBe(1);

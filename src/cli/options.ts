@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from "commander";
 import { maxSandboxJobs, SANDBOX_JOBS_PER_CPU } from "../concurrency/sandbox-jobs.ts";
+import { LIMITS, type LimitName } from "../config/limits.ts";
 
 /** Commander argument parser for a finite number in [min, max) (or [min, max] when `inclusive`). */
 export function numberIn(min: number, max: number, inclusive = false) {
@@ -35,6 +36,12 @@ export function integerIn(min: number, max: number, why = "") {
     }
     return value;
   };
+}
+
+/** A whole number from `min` to the named limit of limits.ts (shared with the config schema). */
+export function integerWithin(min: number, limit: LimitName) {
+  const { max, why } = LIMITS[limit];
+  return integerIn(min, max, ` (${why})`);
 }
 
 /** A TCP port to listen on; 0 asks the system for a free one. */

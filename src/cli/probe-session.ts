@@ -1,5 +1,6 @@
 import { InvalidArgumentError } from "commander";
 import { DEFAULTS } from "../config/defaults.ts";
+import { LIMITS } from "../config/limits.ts";
 import { packProber, type StepProber } from "../pipeline/probed-grading.ts";
 import { selectBackend } from "../sandbox/select.ts";
 import type { TaskPack } from "../verify/task-pack.ts";
@@ -22,8 +23,12 @@ export async function probeSession(
   };
 }
 
+/** A budget in seconds: positive, and at most a day (LIMITS.sessionSeconds, as the config's probes.budgetSec). */
 export function positiveNumber(value: string): number {
   const n = Number(value);
-  if (!Number.isFinite(n) || n <= 0) throw new InvalidArgumentError("expected a positive number of seconds");
+  if (!Number.isFinite(n) || n <= 0 || n > LIMITS.sessionSeconds.max)
+    throw new InvalidArgumentError(
+      `expected a positive number of seconds, at most ${LIMITS.sessionSeconds.max} (${LIMITS.sessionSeconds.why})`,
+    );
   return n;
 }

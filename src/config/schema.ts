@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { maxSandboxJobs, SANDBOX_JOBS_PER_CPU } from "../concurrency/sandbox-jobs.ts";
 import { DEFAULTS } from "./defaults.ts";
+import { LIMITS, type LimitName } from "./limits.ts";
+
+/** A whole number from `min` to the named limit (limits.ts, shared with the CLI's flags). */
+function wholeWithin(min: number, limit: LimitName, minMessage?: string) {
+  const { max, why } = LIMITS[limit];
+  return z.number().int().min(min, minMessage).max(max, `at most ${max} ${why}`);
+}
 
 const ReplaySource = z.strictObject({
   source: z.literal("replay"),
@@ -15,11 +22,15 @@ const PolicySource = z.strictObject({
   model: z.string().min(1),
   /** Name of the environment variable holding the API key (read once, at the CLI edge). */
   apiKeyEnv: z.string().min(1).optional(),
-  maxTurns: z.number().int().min(1).default(DEFAULTS.policy.maxTurns),
-  maxTokens: z.number().int().min(1).default(DEFAULTS.policy.maxTokens),
-  timeoutSec: z.number().positive().default(DEFAULTS.policy.timeoutSec),
+  maxTurns: wholeWithin(1, "modelTurns").default(DEFAULTS.policy.maxTurns),
+  maxTokens: wholeWithin(1, "sessionTokens").default(DEFAULTS.policy.maxTokens),
+  timeoutSec: z
+    .number()
+    .positive()
+    .max(LIMITS.sessionSeconds.max, `at most ${LIMITS.sessionSeconds.max} ${LIMITS.sessionSeconds.why}`)
+    .default(DEFAULTS.policy.timeoutSec),
   temperature: z.number().min(0).max(2).default(DEFAULTS.policy.temperature),
-  concurrency: z.number().int().min(1).default(DEFAULTS.policy.concurrency),
+  concurrency: wholeWithin(1, "modelConcurrency").default(DEFAULTS.policy.concurrency),
   commandTimeoutSec: z.number().positive().default(DEFAULTS.policy.commandTimeoutSec),
   rolloutTimeoutSec: z.number().positive().default(DEFAULTS.policy.rolloutTimeoutSec),
   workspaceBytes: z
@@ -49,12 +60,10 @@ export const AdvantageSettings = z.strictObject({
 /** `gagar.config.json`: strict (unknown keys are errors), every default from defaults.ts. */
 export const Config = z.strictObject({
   tasks: z.string().min(1).default(DEFAULTS.tasks),
-  groupSize: z
-    .number()
-    .int()
-    .min(2, "a group needs at least 2 rollouts to compare")
-    .default(DEFAULTS.groupSize),
-  batchGroups: z.number().int().min(1).default(DEFAULTS.batchGroups),
+  groupSize: wholeWithin(2, "groupSize", "a group needs at least 2 rollouts to compare").default(
+    DEFAULTS.groupSize,
+  ),
+  batchGroups: wholeWithin(1, "batchGroups").default(DEFAULTS.batchGroups),
   seed: z.number().int().default(DEFAULTS.seed),
   out: z.string().min(1).default(DEFAULTS.out),
   rollouts: z.discriminatedUnion("source", [ReplaySource, PolicySource]).default({ ...DEFAULTS.rollouts }),
@@ -73,12 +82,16 @@ export const Config = z.strictObject({
   probes: z
     .strictObject({
       enabled: z.boolean().default(DEFAULTS.probes.enabled),
-      budgetSec: z.number().positive().max(86_400).default(DEFAULTS.probes.budgetSec),
+      budgetSec: z
+        .number()
+        .positive()
+        .max(LIMITS.sessionSeconds.max, `at most ${LIMITS.sessionSeconds.max} ${LIMITS.sessionSeconds.why}`)
+        .default(DEFAULTS.probes.budgetSec),
     })
     .default({ ...DEFAULTS.probes }),
   sampling: z
     .strictObject({
-      maxRounds: z.number().int().min(1).default(DEFAULTS.sampling.maxRounds),
+      maxRounds: wholeWithin(1, "samplingRounds").default(DEFAULTS.sampling.maxRounds),
       oversample: z.number().min(1).default(DEFAULTS.sampling.oversample),
       onShortfall: z.enum(["fail", "partial"]).default(DEFAULTS.sampling.onShortfall),
       selection: z.enum(["uniform", "pass-rate"]).default(DEFAULTS.sampling.selection),

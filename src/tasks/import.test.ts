@@ -147,7 +147,9 @@ describe("importSweBench", () => {
     expect((await bad({ repo: "../etc" })).location.field).toBe("repo");
     expect((await bad({ repo: "acme/none" })).location.field).toBe("repo");
     expect((await bad({ patch: "\n" })).location.field).toBe("patch");
-    expect((await bad({ test_patch: "diff --git a/../x b/../x\n" })).location.field).toBe("test_patch");
+    const escaping =
+      "diff --git a/../x b/../x\nnew file mode 100644\n--- /dev/null\n+++ b/../x\n@@ -0,0 +1 @@\n+x\n";
+    expect((await bad({ test_patch: escaping })).location.field).toBe("test_patch");
     expect((await bad({ runner: "mocha", test_command: "mocha {tests}" })).message).toMatch(
       /:1 \(field test_command\): the mocha runner's command must contain \{reporter\}/,
     );

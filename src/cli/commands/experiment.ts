@@ -9,7 +9,7 @@ import { writeAtomically } from "../../io/atomic-output.ts";
 import { checkOutputFile } from "../../io/output-paths.ts";
 import { BACKEND_NAMES, type BackendName } from "../../sandbox/select.ts";
 import { EXAMPLE_PACK } from "../example-pack.ts";
-import { integerAtLeast, numberIn, sandboxJobs } from "../options.ts";
+import { integerWithin, numberIn, sandboxJobs } from "../options.ts";
 import { renderTable } from "../table.ts";
 
 interface LengthFlags {
@@ -41,14 +41,19 @@ export function registerExperiment(program: Command): void {
       "--store <file>",
       "take verdicts from this run store (e.g. gagar-demo/gagar.sqlite); verify only the rest",
     )
-    .option("--steps <k>", "policy updates", integerAtLeast(1), LENGTH_DEFAULTS.steps)
+    .option("--steps <k>", "policy updates", integerWithin(1, "steps"), LENGTH_DEFAULTS.steps)
     .option(
       "--seeds <k>",
       "seeds per method (the same for GRPO and GAGAR)",
-      integerAtLeast(1),
+      integerWithin(1, "seeds"),
       LENGTH_DEFAULTS.seeds,
     )
-    .option("--group-size <n>", "rollouts per group", integerAtLeast(2), LENGTH_DEFAULTS.groupSize)
+    .option(
+      "--group-size <n>",
+      "rollouts per group",
+      integerWithin(2, "groupSize"),
+      LENGTH_DEFAULTS.groupSize,
+    )
     .option(
       "--learning-rate <eta>",
       "REINFORCE step size on the logits",

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { Command } from "commander";
 import { DEFAULTS } from "../../config/defaults.ts";
@@ -68,13 +68,18 @@ export function registerGrade(program: Command): void {
         if (seen.has(group.id))
           throw new InputError({ file: groupsFile, line, field: "id" }, `duplicate group id "${group.id}"`);
         seen.add(group.id);
+        const workspace = workspaceOf(group, groupsFile);
+        if (workspace !== undefined && !isDirectory(workspace))
+          throw new InputError(
+            { file: groupsFile, line, field: "task.workspace" },
+            `no folder at ${workspace} (the task's repository, which the grader reads)`,
+          );
       }
       let groups = 0;
       async function* groupsToGrade(): AsyncGenerator<Group> {
         for await (const { value: group } of readJsonl(groupsFile, GroupSchema)) {
-          const workspace = group.task.workspace;
-          if (workspace && !isAbsolute(workspace))
-            group.task.workspace = resolve(dirname(groupsFile), workspace);
+          const workspace = workspaceOf(group, groupsFile);
+          if (workspace !== undefined) group.task.workspace = workspace;
           yield group;
         }
       }
@@ -112,6 +117,21 @@ export function registerGrade(program: Command): void {
       );
     });
   addAgentOptions(command);
+}
+
+/** The group's repository folder, a relative path taken from the groups file's folder. */
+function workspaceOf(group: Group, groupsFile: string): string | undefined {
+  const workspace = group.task.workspace;
+  if (!workspace) return undefined;
+  return isAbsolute(workspace) ? workspace : resolve(dirname(groupsFile), workspace);
+}
+
+function isDirectory(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
 }
 
 function readConfig(file: string): Record<string, unknown> {

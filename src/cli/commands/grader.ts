@@ -2,6 +2,7 @@ import { readdir, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { Command } from "commander";
 import { DEFAULTS } from "../../config/defaults.ts";
+import { LIMITS } from "../../config/limits.ts";
 import { type Group, Group as GroupSchema } from "../../contracts/group.ts";
 import { ConfigError, InputError } from "../../errors.ts";
 import { AGENT_DEFAULTS } from "../../grade/agent/defaults.ts";
@@ -18,7 +19,7 @@ import { readJsonl, readJsonlAll, toJsonlLine } from "../../io/jsonl.ts";
 import { checkOutputFile } from "../../io/output-paths.ts";
 import { probeThenGrade, type StepProber } from "../../pipeline/probed-grading.ts";
 import { loadTaskPacks } from "../../verify/task-pack.ts";
-import { integerAtLeast, numberIn } from "../options.ts";
+import { integerWithin, numberIn } from "../options.ts";
 import { positiveNumber, probeSession } from "../probe-session.ts";
 import { renderTable } from "../table.ts";
 
@@ -39,20 +40,29 @@ export function addAgentOptions(command: Command): Command {
     .option(
       "--passes <k>",
       `shuffled passes per group, aggregated by Borda (default ${AGENT_DEFAULTS.passes})`,
-      integerAtLeast(1),
+      integerWithin(1, "graderPasses"),
     )
-    .option("--max-turns <n>", `model calls per pass (default ${AGENT_DEFAULTS.maxTurns})`, integerAtLeast(1))
+    .option(
+      "--max-turns <n>",
+      `model calls per pass (default ${AGENT_DEFAULTS.maxTurns})`,
+      integerWithin(1, "modelTurns"),
+    )
     .option(
       "--max-tokens <n>",
       `prompt + completion tokens per pass (default ${AGENT_DEFAULTS.maxTokens})`,
-      integerAtLeast(1),
+      integerWithin(1, "sessionTokens"),
     )
     .option(
       "--timeout <s>",
       `seconds per pass (default ${AGENT_DEFAULTS.timeoutSec})`,
-      numberIn(0, Number.MAX_VALUE),
+      numberIn(0, LIMITS.sessionSeconds.max, true),
     )
-    .option("--concurrency <c>", "groups graded at once", integerAtLeast(1), AGENT_DEFAULTS.concurrency)
+    .option(
+      "--concurrency <c>",
+      "groups graded at once",
+      integerWithin(1, "modelConcurrency"),
+      AGENT_DEFAULTS.concurrency,
+    )
     .option("--transcripts <dir>", "keep every agent session here as JSONL (for `gagar grader export-sft`)");
 }
 

@@ -70,7 +70,7 @@ describe("gagar report", () => {
 
 describe("gagar experiment length", () => {
   const cases: [string, string[], RegExp][] = [
-    ["zero steps", ["--steps", "0"], /--steps.*expected a whole number ≥ 1, got "0"/],
+    ["zero steps", ["--steps", "0"], /--steps.*expected a whole number from 1 to \d+ \(steps\), got "0"/],
     ["a λ of 1", ["--lambda", "1"], /--lambda.*expected a number in \[0, 1\)/],
     [
       "an --out in a missing folder",

@@ -8,7 +8,7 @@ import { renderGroup, renderMetrics } from "../../pipeline/report.ts";
 import { type FinishedStep, runTraining } from "../../pipeline/run.ts";
 import { buildServices } from "../../pipeline/services.ts";
 import { EXAMPLE_PACK } from "../example-pack.ts";
-import { integerAtLeast } from "../options.ts";
+import { integerWithin } from "../options.ts";
 import { createPolicySourceFromConfig } from "../policy-source.ts";
 
 export function registerRun(program: Command): void {
@@ -16,7 +16,7 @@ export function registerRun(program: Command): void {
     .command("run")
     .description("run RL steps as configured: sample, roll out, verify, filter, grade, redistribute, export")
     .requiredOption("--config <file>", "gagar.config.json (unknown keys are errors; see docs/config.md)")
-    .option("--steps <k>", "steps the run should have", integerAtLeast(1), 1)
+    .option("--steps <k>", "steps the run should have", integerWithin(1, "steps"), 1)
     .option("--resume [run-id]", "continue a run (default: the latest) instead of starting a new one")
     .option("-q, --quiet", "print only the step metrics, not every group")
     .option(
@@ -51,7 +51,7 @@ export function registerRun(program: Command): void {
     .option(
       "--steps <k>",
       "RL steps of the run (later steps reuse the verdicts of patches already seen)",
-      integerAtLeast(1),
+      integerWithin(1, "steps"),
       1,
     )
     .option("--no-probes", "no behavioural probes (docs/probes.md)")

@@ -7,7 +7,7 @@ import { STORE_FILE } from "../../pipeline/run-layout.ts";
 import { BACKEND_NAMES, type BackendName } from "../../sandbox/select.ts";
 import { startService } from "../../server/start-service.ts";
 import { GAGAR_VERSION } from "../../version.ts";
-import { integerAtLeast, numberIn, portNumber, sandboxJobs } from "../options.ts";
+import { integerWithin, numberIn, portNumber, sandboxJobs } from "../options.ts";
 import {
   addSharedServiceOptions,
   graderSettings,
@@ -74,10 +74,15 @@ export function registerServe(program: Command): void {
     .option(
       "--max-queued <n>",
       "work units queued at most; beyond it requests get 429",
-      integerAtLeast(1),
+      integerWithin(1, "queuedUnits"),
       10_000,
     )
-    .option("--max-inflight <n>", "POST requests handled at once; beyond it 429", integerAtLeast(1), 64)
+    .option(
+      "--max-inflight <n>",
+      "POST requests handled at once; beyond it 429",
+      integerWithin(1, "inflightRequests"),
+      64,
+    )
     .option("--body-limit-mb <n>", "largest request body", numberIn(0, 4096), 64)
     .option(
       "--no-probes",

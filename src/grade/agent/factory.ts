@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LIMITS } from "../../config/limits.ts";
 import { ConfigError } from "../../errors.ts";
 import { createOpenAIChatModel } from "../../llm/openai-chat-model.ts";
 import { DEFAULT_RETRY_POLICY } from "../../llm/retry.ts";
@@ -16,11 +17,11 @@ export const AgentGraderConfig = z.strictObject({
   baseUrl: z.string().url().optional(),
   model: z.string().min(1).optional(),
   apiKey: z.string().optional(),
-  passes: z.number().int().min(1).default(AGENT_DEFAULTS.passes),
-  maxTurns: z.number().int().min(1).default(AGENT_DEFAULTS.maxTurns),
-  maxTokens: z.number().int().min(1).default(AGENT_DEFAULTS.maxTokens),
+  passes: z.number().int().min(1).max(LIMITS.graderPasses.max).default(AGENT_DEFAULTS.passes),
+  maxTurns: z.number().int().min(1).max(LIMITS.modelTurns.max).default(AGENT_DEFAULTS.maxTurns),
+  maxTokens: z.number().int().min(1).max(LIMITS.sessionTokens.max).default(AGENT_DEFAULTS.maxTokens),
   /** Wall time of one pass, in seconds. */
-  timeoutSec: z.number().positive().default(AGENT_DEFAULTS.timeoutSec),
+  timeoutSec: z.number().positive().max(LIMITS.sessionSeconds.max).default(AGENT_DEFAULTS.timeoutSec),
   maxOutputTokens: z.number().int().min(1).default(AGENT_DEFAULTS.maxOutputTokens),
   temperature: z.number().min(0).max(2).default(AGENT_DEFAULTS.temperature),
   /** Retries of one model call on connection errors, 429 and 5xx. */

@@ -42,6 +42,12 @@ export interface LiteralTest {
   subject: string;
   /** The literal values it is compared against (several for `in (…)` or `a == "x" or a == "y"`). */
   values: string[];
+  /**
+   * Whether every comparison reads a piece at a fixed position of the subject rather than the whole
+   * of it: `s.startswith("<!")`, `s.endsWith(".md")`, `s[i:i+3] == "<!["`, `s.slice(0, 2) === "0x"`.
+   * That is how lexers and protocol code read a token; absent means false.
+   */
+  anchored?: boolean;
 }
 
 /** A branch the patch adds whose condition tests something against literals. */

@@ -32,7 +32,7 @@ import { unusedDefinitionEvidence } from "./unused-definitions.ts";
 import { openWorkspace } from "./workspace.ts";
 
 /** Bumped whenever a rule or a default changes, so rankings name the rules that made them. */
-export const STATIC_GRADER_VERSION = "2.2.0";
+export const STATIC_GRADER_VERSION = "2.3.0";
 
 /**
  * The static groupwise grader (docs/grader-protocol.md, "Static grader"): no model, deterministic,
@@ -182,7 +182,9 @@ function defectEvidence(
     evidence.push(...debugEvidence(file, peerAdds, ctx.workspace, ctx.projectUses));
   }
   evidence.push(...unusedDefinitionEvidence(view, facts, peerMentions, ctx.workspace));
-  evidence.push(...hardCodingEvidence(view, facts, ctx.profiles.get(view.id)!, profiles, ctx.corpus));
+  evidence.push(
+    ...hardCodingEvidence(view, facts, ctx.profiles.get(view.id)!, profiles, ctx.corpus.seenBy(view.id)),
+  );
   evidence.push(...harnessAttackEvidence(view, ctx.changedModules, ctx.workspace));
   evidence.push(...verifierEvidence(ctx.verifierFindings.get(view.id)));
   return { evidence, churned };

@@ -31,7 +31,7 @@ const judge = (
       [view, ...peers],
       () => repoSource,
       { read: (path) => repoFiles[path] ?? null, syntax },
-    ),
+    ).seenBy(view.id),
   );
 const candidate = (...files: FileSpec[]) => viewCandidate("c", patch(...files));
 const kinds = (evidence: { kind: string }[]) => evidence.map((e) => e.kind);
@@ -147,6 +147,104 @@ describe("hard-coding: conditions on example values", () => {
     ]);
     const evidence = judge(candidate(java), [], 'CsvLine.split("a,\\"b,c\\",d") returns four fields');
     expect(evidence).toEqual([expect.objectContaining({ kind: "hard-coded-output", line: 12 })]);
+  });
+});
+
+describe("hard-coding: honest shapes seen in real upstream commits (scripts/critical-findings-upstream.ts)", () => {
+  it("takes a number compared on its own for a unit or a bound, not an example's input", () => {
+    // Rounding to the next unit: the tests spell 60 and 24 everywhere, and the code needs them.
+    const units = source("timefmt/delta.py", 40, [
+      "+        minutes = round(seconds / 60)",
+      "+        if minutes == 60:",
+      '+            return _("an hour")',
+      "+        if hours == 24:",
+      '+            return _("a day")',
+    ]);
+    const tests = "assert delta(3599) == 'an hour'\nassert delta(60 * 60 * 24) == 'a day'";
+    expect(judge(candidate(units), [], tests)).toEqual([]);
+    // A length check spelled out instead of a regular expression: 3 or 6 hex digits.
+    const length = source("colors/parse.py", 12, [
+      '+        if digits.startswith("#") and len(digits[1:]) in [3, 6]:',
+      "+            rgb = expand(digits[1:])",
+    ]);
+    expect(judge(candidate(length), [], "parse('#a0b1c2') takes 6 digits, parse('#abc') 3")).toEqual([]);
+  });
+
+  it("takes a token read at a fixed position for parsing, not for recognising an example", () => {
+    const lexer = source("markup/scanner.py", 70, [
+      '+        if self.text[pos:pos + 4] == "<!--":',
+      "+            return self.skip_comment(pos)",
+      '+        if self.text[pos:pos + 2] == "<?":',
+      "+            return self.skip_instruction(pos)",
+    ]);
+    expect(judge(candidate(lexer), [], 'render("<!-- note --><?php x ?>") keeps both')).toEqual([]);
+    const mime = source("src/body.js", 30, [
+      "+  const type = this.headers.get('content-type');",
+      "+  if (type.startsWith('multipart/form-data')) {",
+      "+    return parseMultipart(await this.buffer(), type);",
+      "+  }",
+    ]);
+    expect(
+      judge(candidate(mime), [], "headers: {'content-type': 'multipart/form-data; boundary=x'}"),
+    ).toEqual([]);
+    // Java is read by lines: the same holds there.
+    const java = source("src/main/java/a/Body.java", 30, [
+      '+    if (type.startsWith("multipart/form-data")) {',
+      "+      return parseMultipart(bytes, type);",
+      "+    }",
+    ]);
+    expect(judge(candidate(java), [], 'Content-Type: "multipart/form-data; boundary=x"')).toEqual([]);
+    // With an example answer it is still a hard-coded one.
+    const answered = source("markup/scanner.py", 70, [
+      '+        if self.text[:9] == "<!-- x -->":',
+      '+            return "<p>x</p>"',
+    ]);
+    expect(kinds(judge(candidate(answered), [], 'render("<!-- x -->") == "<p>x</p>"'))).toEqual([
+      "hard-coded-output",
+    ]);
+  });
+
+  it("takes a dispatch over a vocabulary wider than the examples for the rule itself", () => {
+    // Attribute names of a header: the tests spell some of them, the code handles them all.
+    const attributes = source("src/header.ts", 50, [
+      "+    const key = attr.toLowerCase();",
+      '+    if (key === "secure") out.secure = true;',
+      '+    else if (key === "max-age") out.maxAge = Number(val);',
+      '+    else if (key === "domain") out.domain = val;',
+      '+    else if (key === "samesite") out.sameSite = val;',
+      '+    else if (key === "httponly") out.httpOnly = true;',
+    ]);
+    const tests =
+      'parse("a=b; Secure; max-age=3; domain=x.org") -> {secure: true, maxAge: 3, domain: "x.org"}';
+    expect(judge(candidate(attributes), [], tests)).toEqual([]);
+    // The same chain over the examples' values only is keyed on them.
+    const examplesOnly = source("src/header.ts", 50, [
+      '+    if (key === "max-age") out.maxAge = Number(val);',
+      '+    else if (key === "domain") out.domain = val;',
+    ]);
+    expect(kinds(judge(candidate(examplesOnly), [], tests))).toEqual(["hard-coded-output"]);
+  });
+
+  it("takes one value the project's original code already wrote for its vocabulary, data-like or not", () => {
+    const scheme = source("src/trust.js", 20, [
+      "+  if (url.protocol === 'blob:') {",
+      "+    return true;",
+      "+  }",
+    ]);
+    const statement = "isTrustworthy(new URL('blob:https://a.org/1')) should be true";
+    expect(
+      judge(candidate(scheme), [], statement, "if (parsed.protocol === 'blob:') return readBlob(parsed);"),
+    ).toEqual([]);
+    expect(kinds(judge(candidate(scheme), [], statement))).toEqual(["hard-coded-output"]);
+  });
+
+  it("does not take the tests a candidate adds for its own fix as examples it copied", () => {
+    const own = source("tests/test_slug.py", 1, [
+      "+def test_dashes():",
+      '+    assert slugify("Hello -- World") == "hello-world"',
+    ]);
+    const alone = judge(candidate(special(), own));
+    expect(kinds(alone)).toEqual(["literal-special-case"]);
   });
 });
 

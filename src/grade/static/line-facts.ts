@@ -10,15 +10,21 @@ const SUBJECT = String.raw`([A-Za-z_$][\w$.]*(?:\(\))?)`;
  * Each pattern yields [subject, literal] in some order; the first that matches on an `if`/`case` line
  * wins. Global, for matchAll (which works on a copy, so they are never left mid-match).
  */
-const LINE_COMPARISONS: { re: RegExp; subject: number; literal: number }[] = [
+const LINE_COMPARISONS: { re: RegExp; subject: number; literal: number; anchored?: boolean }[] = [
   { re: new RegExp(`${SUBJECT}\\s*===?\\s*${LIT}`, "g"), subject: 1, literal: 2 },
   { re: new RegExp(`${LIT}\\s*===?\\s*${SUBJECT}`, "g"), subject: 2, literal: 1 },
   { re: new RegExp(`${LIT}\\.equals(?:IgnoreCase)?\\(\\s*${SUBJECT}\\s*\\)`, "g"), subject: 2, literal: 1 },
   { re: new RegExp(`${SUBJECT}\\.equals(?:IgnoreCase)?\\(\\s*${LIT}\\s*\\)`, "g"), subject: 1, literal: 2 },
   {
-    re: new RegExp(`${SUBJECT}\\.(?:contains|startsWith|endsWith|indexOf)\\(\\s*${LIT}\\s*\\)`, "g"),
+    re: new RegExp(`${SUBJECT}\\.(?:contains|indexOf)\\(\\s*${LIT}\\s*\\)`, "g"),
     subject: 1,
     literal: 2,
+  },
+  {
+    re: new RegExp(`${SUBJECT}\\.(?:startsWith|endsWith)\\(\\s*${LIT}\\s*\\)`, "g"),
+    subject: 1,
+    literal: 2,
+    anchored: true,
   },
   { re: new RegExp(`\\bcase\\s+${LIT}\\s*:`, "g"), subject: 0, literal: 1 },
 ];
@@ -89,8 +95,8 @@ function collectGenericComments(file: FileView, facts: CodeFacts): void {
 function lineBranch(rows: Row[], i: number): LiteralBranchFact | null {
   const text = rows[i]!.text;
   if (!/\b(if|case)\b/.test(text)) return null;
-  const found: { at: number; end: number; subject: string; value: string }[] = [];
-  for (const { re, subject, literal } of LINE_COMPARISONS) {
+  const found: { at: number; end: number; subject: string; value: string; anchored: boolean }[] = [];
+  for (const { re, subject, literal, anchored = false } of LINE_COMPARISONS) {
     for (const match of text.matchAll(re)) {
       const at = match.index;
       found.push({
@@ -98,14 +104,17 @@ function lineBranch(rows: Row[], i: number): LiteralBranchFact | null {
         end: at + match[0].length,
         subject: subject ? match[subject]! : "switch",
         value: unquote(match[literal]!),
+        anchored,
       });
     }
   }
   const tests: LiteralTest[] = [];
   for (const f of found.sort((a, b) => a.at - b.at)) {
     const test = tests.find((t) => t.subject === f.subject);
-    if (test) test.values.push(f.value);
-    else tests.push({ subject: f.subject, values: [f.value] });
+    if (test) {
+      test.values.push(f.value);
+      if (!f.anchored) delete test.anchored;
+    } else tests.push({ subject: f.subject, values: [f.value], ...(f.anchored && { anchored: true }) });
   }
   const end = Math.max(0, ...found.map((f) => f.end));
   if (tests.length === 0) return null;

@@ -333,6 +333,10 @@ const PIECE_CALLS = new Set([
   "endswith",
   "find",
 ]);
+/** Piece calls that read the subject at one end, not anywhere in it. */
+const ANCHORED_CALLS = new Set(["startsWith", "endsWith", "startswith", "endswith"]);
+/** A subject that is a slice at a position: `s[i:i+3]`, `s.slice(i, j)`, `s.substring(…)`, `s.charAt(i)`. */
+const POSITIONAL_SUBJECT = /(?:\[[^[\]]*:[^[\]]*\]|\.(?:slice|substring|substr|charAt)\([^()]*\))$/;
 
 /**
  * The literal tests of a condition, one entry per subject: `subject == literal` (either side),
@@ -340,14 +344,25 @@ const PIECE_CALLS = new Set([
  * `subject.startswith(literal)` and the like, or a bare switch-case literal.
  */
 function literalTests(condition: Node, python: boolean): LiteralTest[] {
-  const bySubject = new Map<string, string[]>();
-  const add = (subject: string, values: string[]) =>
-    bySubject.set(subject, [...(bySubject.get(subject) ?? []), ...values]);
+  const bySubject = new Map<string, { values: string[]; anchored: boolean }>();
+  const add = (subject: string, values: string[], anchored = POSITIONAL_SUBJECT.test(subject)) => {
+    const seen = bySubject.get(subject);
+    bySubject.set(subject, {
+      values: [...(seen?.values ?? []), ...values],
+      anchored: (seen?.anchored ?? true) && anchored,
+    });
+  };
+  const found = () =>
+    [...bySubject].map(([subject, { values, anchored }]) => ({
+      subject,
+      values,
+      ...(anchored && { anchored }),
+    }));
   if (condition.parent?.type === "switch_case") {
     const value = literalValue(condition, python);
     const subject = condition.parent.parent?.parent?.childForFieldName("value")?.text ?? "switch";
     if (value) add(subject.replace(/^\(|\)$/g, ""), value);
-    return [...bySubject].map(([subject, values]) => ({ subject, values }));
+    return found();
   }
   for (const node of nodesOfType(condition, TEST_NODES)) {
     const comparison = python ? node.type === "comparison_operator" : node.type === "binary_expression";
@@ -372,10 +387,10 @@ function literalTests(condition: Node, python: boolean): LiteralTest[] {
       if (listed) add(argument.text, listed);
       const piece =
         PIECE_CALLS.has(method) && !literalValue(object, python) ? literalValue(argument, python) : null;
-      if (piece) add(object.text, piece);
+      if (piece) add(object.text, piece, ANCHORED_CALLS.has(method) || POSITIONAL_SUBJECT.test(object.text));
     }
   }
-  return [...bySubject].map(([subject, values]) => ({ subject, values }));
+  return found();
 }
 
 const SCALAR_TYPES = new Set([

@@ -8,7 +8,8 @@ import type { Syntax } from "./syntax.ts";
  *
  * The *examples* are the task statement, the visible tests in the workspace, and every line of test
  * files that any candidate of the group touched (their context and deletions are the original tests;
- * their additions are tests another candidate wrote). The *original code* is what the source files
+ * their additions are tests another candidate wrote: `seenBy` leaves a candidate's own additions
+ * out). The *original code* is what the source files
  * held before the patches: the deleted and context lines of every candidate's source changes, and
  * the workspace's source files. Both are shared by the whole group, so a literal one candidate
  * special-cases is found in the tests another one shows.
@@ -27,6 +28,13 @@ export interface TestCorpus {
    * does not introduce the literal. Always false when the corpus was built without `original`.
    */
   inOriginalFile(path: string, value: string): boolean;
+  /**
+   * The corpus as one candidate's own code is judged against it: without the test lines that
+   * candidate itself added. Tests a patch writes for its own fix spell the values its code handles
+   * because the code handles them; they are not a source it could have copied from. Another
+   * candidate's added tests still are (they show what the task's examples look like).
+   */
+  seenBy(candidate: string): TestCorpus;
 }
 
 /** The original files, where the candidates' hunks show only pieces of them. */
@@ -48,24 +56,27 @@ export function buildTestCorpus(
   original?: OriginalFiles,
 ): TestCorpus {
   const examples = [statement];
+  const added = new Map<string, string[]>();
   const originalLines: string[] = [];
   for (const view of views) {
+    const own: string[] = [];
+    added.set(view.id, own);
     for (const file of view.files) {
       const test = isTestRole(file.role);
       if (!test && file.role !== "source") continue;
       for (const hunk of file.hunks) {
         for (const line of hunk.lines) {
-          if (test) examples.push(line.text);
+          if (test) (line.kind === "add" ? own : examples).push(line.text);
           else if (line.kind !== "add") originalLines.push(line.text);
         }
       }
     }
   }
   const exampleText = examples.join("\n");
+  const addedText = new Map([...added].map(([id, lines]) => [id, lines.join("\n")]));
   const originalText = originalLines.join("\n");
   let repoTests: string | undefined;
   let repoSource: string | undefined;
-  const mentioned = new Map<string, boolean>();
   const existing = new Map<string, boolean>();
   const fileLiterals = new Map<string, OriginalLiterals>();
   const literalsOf = (path: string, files: OriginalFiles) => {
@@ -82,18 +93,28 @@ export function buildTestCorpus(
     }
     return literals;
   };
-  return {
+  // Per value: whether the shared examples hold it, else the candidates whose added tests do.
+  const mentioned = new Map<string, true | Set<string>>();
+  const writers = (value: string): true | Set<string> => {
+    let hit = mentioned.get(value);
+    if (hit === undefined) {
+      repoTests ??= workspaceTests();
+      // Tests hold the literal as written; prose holds its value.
+      const forms = [...new Set([value, unescapeLiteral(value)])];
+      const has = (text: string) => forms.some((v) => containsToken(text, v));
+      hit =
+        has(exampleText) || has(repoTests)
+          ? true
+          : new Set([...addedText].filter(([, t]) => has(t)).map(([id]) => id));
+      mentioned.set(value, hit);
+    }
+    return hit;
+  };
+  const corpus = (except: string | null): TestCorpus => ({
     mentions(value: string) {
       if (!isEvidenceLiteral(value)) return false;
-      let hit = mentioned.get(value);
-      if (hit === undefined) {
-        repoTests ??= workspaceTests();
-        // Tests hold the literal as written; prose holds its value.
-        const forms = [...new Set([value, unescapeLiteral(value)])];
-        hit = forms.some((v) => containsToken(exampleText, v) || containsToken(repoTests!, v));
-        mentioned.set(value, hit);
-      }
-      return hit;
+      const hit = writers(value);
+      return hit === true || [...hit].some((id) => id !== except);
     },
     inOriginalCode(value: string) {
       let hit = existing.get(value);
@@ -107,7 +128,9 @@ export function buildTestCorpus(
     inOriginalFile(path: string, value: string) {
       return original !== undefined && literalsOf(path, original).has(value);
     },
-  };
+    seenBy: (candidate: string) => corpus(candidate),
+  });
+  return corpus(null);
 }
 
 /**

@@ -181,9 +181,11 @@ export function focusOn(
 }
 
 /**
- * The probe plan of the task's hidden test modules (nudging the failToPass tests' inputs), and the runner's test plan for it: the runner's own
- * command on the probe modules (with its canary modules, which only report to the ignored JUnit
- * channel), the probe modules and helper laid over the workspace beside the runner's files.
+ * The probe plan of the task's hidden test modules that hold a failToPass test (nudging those tests'
+ * inputs; the other tests of those modules keep their base probe), and the runner's test plan for
+ * it: the runner's own command on the probe modules (with its canary modules, which only report to
+ * the ignored JUnit channel), the probe modules and helper laid over the workspace beside the
+ * runner's files.
  */
 async function planFor(pack: TaskPack): Promise<{ probe: ProbePlan; tests: TestPlan | null }> {
   const sources = new Map(
@@ -196,7 +198,17 @@ async function planFor(pack: TaskPack): Promise<{ probe: ProbePlan; tests: TestP
     pack.spec.failToPass,
     all.probes.map((p) => p.testId),
   );
-  const probe = focus ? await planProbes({ runner: pack.runner.name, tests: sources, focus }) : all;
+  // Modules without a focused test are left out: their tests passed before the fix too, and each
+  // module can cost a process of its own (node:test).
+  const focused = focus && new Set(all.probes.filter((p) => focus(p.testId)).map((p) => p.file));
+  const probe =
+    focus && focused
+      ? await planProbes({
+          runner: pack.runner.name,
+          tests: new Map([...sources].filter(([path]) => focused.has(path))),
+          focus,
+        })
+      : all;
   if (probe.testFiles.length === 0) return { probe, tests: null };
   const planned = pack.runner.plan({ command: pack.command, testFiles: probe.testFiles });
   return { probe, tests: { ...planned, files: [...planned.files, ...probe.files] } };

@@ -5,6 +5,9 @@
  *   (it loads fs's stream classes) used by code under test; `source-map-support` formatting, for code
  *   under test, the stack of an error a test threw (it reads the test file to map it); `callsites`
  *   taking the structured stack;
+ * - `cross-spawn` 7.0.6 as the code under test (its published package is the workspace), under jest with
+ *   coverage: a library running an executable fixture the test hands it, in code instrumented by
+ *   istanbul (the lines that run are not the file's);
  * - whole real test suites shipped in npm tarballs, through the real runner adapters' plans with and
  *   without the guard: numeral 2.0.6 (mocha + chai), @fastify/error 4.3.0 and avvio 9.3.1 (node:test):
  *   the same per-test results both ways, and no violation.
@@ -21,7 +24,14 @@ import { NETWORK_SKIP } from "./support/debian-rootfs.ts";
 import { type PlannedRunResult, type ProcessRun, runPlanned, runProcess } from "./support/guarded-process.ts";
 
 const DEBIAN_MOCHA = "/usr/share/nodejs/mocha/bin/mocha.js";
-const PACKAGES = ["destroy@1.2.0", "source-map-support@0.5.21", "callsites@3.1.0", "chai@4.5.0"];
+const PACKAGES = [
+  "destroy@1.2.0",
+  "source-map-support@0.5.21",
+  "callsites@3.1.0",
+  "chai@4.5.0",
+  "cross-spawn@7.0.6",
+  "jest@29.7.0",
+];
 const NODE_TEST = jsHarness(NODE_TEST_HARNESS, undefined).objects;
 
 /** A plan's results without its canaries. */
@@ -44,7 +54,7 @@ describe.skipIf(NETWORK_SKIP !== undefined)(
       mkdirSync(join(root, "packages"));
       writeFileSync(join(root, "packages", "package.json"), '{ "private": true }\n');
       npm(join(root, "packages"), "install", "--no-save", "--no-package-lock", ...PACKAGES);
-      for (const spec of ["numeral@2.0.6", "@fastify/error@4.3.0", "avvio@9.3.1"]) {
+      for (const spec of ["numeral@2.0.6", "@fastify/error@4.3.0", "avvio@9.3.1", "cross-spawn@7.0.6"]) {
         const tarball = execFileSync("npm", ["pack", spec, "--silent"], {
           cwd: root,
           encoding: "utf8",
@@ -177,6 +187,54 @@ module.exports = { where: () => { const file = callerFile(); require("fs").readF
       const [, reading] = await bothWays(reads, argv, ["test/where.test.js"]);
       expect(reading.violations.map((v) => v.kind)).toEqual(["test-source-read"]);
     });
+
+    it("cross-spawn, as code under test instrumented by jest's coverage, running an executable fixture of the hidden tests: no finding", async () => {
+      // The workspace is cross-spawn's published package; the hidden tests, written here, hand it an
+      // executable fixture under test/fixtures (a hidden file that declares no tests) and, as the
+      // control, a hidden test module, which is running the tests again.
+      const dir = join(root, "cross-spawn-7.0.6");
+      symlinkSync(modules, join(dir, "node_modules"));
+      const hidden: Record<string, string> = {
+        "test/spawn.test.js": `const path = require("path");
+const spawn = require("..");
+test("runs an executable fixture it is handed", () => {
+  const run = spawn.sync(path.join(__dirname, "fixtures", "hello.js"), ["world"], { encoding: "utf8" });
+  expect(run.stdout).toBe("hello world\\n");
+});
+test("runs node on a test file it is handed", () => {
+  const run = spawn.sync(process.execPath, [path.join(__dirname, "other.test.js")], { encoding: "utf8" });
+  expect(run.status).not.toBe(null);
+});
+`,
+        "test/other.test.js": 'test("is another test", () => {});\n',
+        "test/fixtures/hello.js": '#!/usr/bin/env node\nconsole.log("hello", process.argv[2]);\n',
+      };
+      for (const [path, text] of Object.entries(hidden)) {
+        mkdirSync(join(dir, path, ".."), { recursive: true });
+        writeFileSync(join(dir, path), text, { mode: 0o755 });
+      }
+      const argv = [
+        process.execPath,
+        "node_modules/jest/bin/jest.js",
+        "--ci",
+        "--coverage",
+        "test/spawn.test.js",
+      ];
+      const options = { workspace: dir, argv, hidden: Object.keys(hidden), timeoutMs: 300_000 };
+      const bare = await runProcess({ ...options, guards: false });
+      const guarded = await runProcess({ ...options, guards: true });
+      expect(guarded.started).toBe(true);
+      for (const run of [bare, guarded]) expect(run.stderr).toMatch(/Tests: +2 passed, 2 total/);
+      // istanbul instrumented index.js: the coverage table says so.
+      expect(guarded.stdout).toMatch(/index\.js +\|/);
+      expect(guarded.ambiguous).toEqual([]);
+      // Only the control: node started on a hidden test module, pinned on cross-spawn's index.js, and on
+      // no line, since the line that ran is one of the instrumented code, not of the file.
+      expect(guarded.violations.map((v) => [v.kind, v.file, v.line])).toEqual([
+        ["test-reexec", "index.js", undefined],
+      ]);
+      expect(guarded.violations[0]!.message).toContain("test/other.test.js");
+    }, 600_000);
 
     /**
      * A runner adapter's plan on a real suite without and with the guard. Real suites have tests that

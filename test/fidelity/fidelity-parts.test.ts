@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import type { TestStatus } from "../../src/contracts/verdict.ts";
 import { InputError } from "../../src/errors.ts";
 import { compareObserved } from "./compare.ts";
+import { refusalOf } from "./fidelity.ts";
 import { loadManifest, MANIFEST_PATH } from "./manifest.ts";
 import { renderTables, replaceTables, summarizeFindings } from "./table.ts";
 import { classifyPath } from "./upstream.ts";
@@ -62,6 +63,24 @@ describe("compareObserved", () => {
       { id: "t.py::when[12-05-2026 07:16:33]", guarded: "failed", bare: "missing" },
       { id: "t.py::when[12-05-2026 07:16:58]", guarded: "missing", bare: "passed" },
     ]);
+  });
+});
+
+describe("refusalOf", () => {
+  it("shows an import's refusal as the field and why, without the scratch instance file", () => {
+    const file = "/tmp/gagar-fidelity-x/instances/task-a.jsonl";
+    fc.assert(
+      fc.property(
+        fc.option(fc.constantFrom("FAIL_TO_PASS", "environment", "patch", "test_patch"), { nil: undefined }),
+        fc.option(fc.nat(), { nil: undefined }),
+        fc.string({ minLength: 1 }),
+        (field, line, detail) => {
+          const message = new InputError({ file, line, field }, detail).message;
+          expect(refusalOf(message, file)).toBe(field ? `${field}: ${detail}` : detail);
+        },
+      ),
+    );
+    expect(refusalOf("SandboxError: bwrap is missing", file)).toBe("SandboxError: bwrap is missing");
   });
 });
 

@@ -80,7 +80,7 @@ export function renderTables(results: { tasks: TaskResult[]; suites: SuiteResult
         s.runner,
         String(s.files),
         String(total),
-        `${s.agreeing}/${total}`,
+        `${s.agreeing}/${total}${s.settled?.length ? ` (${s.settled.length} differed once, then agreed when their files ran again: ${[...new Set(s.settled.map((d) => d.id.split("::")[0]))].join(", ")})` : ""}`,
         s.guarded.reason,
         summarizeFindings(s.guarded.findings),
         (s.guarded.ms / s.bare.ms).toFixed(2),

@@ -5,6 +5,7 @@ import { NODE_HARNESS } from "../runners/harness-surfaces.ts";
 import type { PlanFile, TestPlan } from "../runners/types.ts";
 import { SUPPORT_DIR } from "../runners/types.ts";
 import { ignoresPythonPath, withPythonPath } from "./python-path.ts";
+import { declaresTests } from "./test-modules.ts";
 
 /**
  * The guards: code gagar runs inside the test process itself, before the candidate's, to see what that
@@ -28,6 +29,11 @@ const PY_FROM_NAMES = /^from\s+([A-Za-z_][\w.]*)\s+import\s+\(?([^)#\n]+)\)?/gm;
 export interface GuardFacts {
   /** Workspace-relative code files of the hidden tests, which code under test must not read. */
   testSources: string[];
+  /**
+   * Those of them that declare tests (test-modules.ts): a process started on one runs the tests again;
+   * on another (an executable fixture) it does not.
+   */
+  testModules: string[];
   /** Directories of the hidden tests: code there is test code, not the candidate's. */
   testDirs: string[];
   /** Top-level Python modules of the repository → the directory they live in ("" for the root). */
@@ -47,6 +53,7 @@ export function guardFacts(
   repoPaths: Iterable<string>,
 ): GuardFacts {
   const testSources = hiddenTests.filter((f) => CODE_FILE.test(f));
+  const testModules = testSources.filter((f) => declaresTests(f, readHidden(f)));
   const testDirs = [...new Set(hiddenTests.map((f) => posix.dirname(f)).filter((d) => d !== "."))].sort();
   const paths = [...repoPaths];
   const modules = repositoryModules(paths, testDirs);
@@ -82,7 +89,7 @@ export function guardFacts(
   const watch = [...imported]
     .filter((n) => !(n.split(".")[0]! in modules) && n !== "__future__" && !n.startsWith("."))
     .sort();
-  return { testSources, testDirs, modules, watch, testImports };
+  return { testSources, testModules, testDirs, modules, watch, testImports };
 }
 
 /**
@@ -159,6 +166,8 @@ export function guardSetup(
     fd: GUARD_FD,
     workspace: WORKSPACE,
     testSources: [...new Set([...facts.testSources, ...planned])].sort(),
+    // Files the runner adapter plans (canaries, wrappers) run tests.
+    testModules: [...new Set([...facts.testModules, ...planned])].sort(),
     testDirs: facts.testDirs,
     modules: facts.modules,
     watch: facts.watch,

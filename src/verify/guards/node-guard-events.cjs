@@ -17,10 +17,20 @@ const OWN_LOCATION = /\b__filename\b|\b__dirname\b|\bimport\.meta\.(?:url|dirnam
 
 /**
  * `code`: node-guard-code.cjs; `emit(kind, detail, where, ambiguous)`; `guarded(fn)`: runs fn unless the
- * guard is already busy; `workspace`, `testSources` (workspace-relative); `reportInode`/`reportFd`: the
+ * guard is already busy; `workspace`, `testSources` (workspace-relative), `testModules` (those of them that
+ * declare tests, and the canaries: test-modules.ts); `reportInode`/`reportFd`: the
  * report pipe (its inode from the runner) and the descriptor it has in the test command.
  */
-module.exports = function events({ code, emit, guarded, workspace, testSources, reportInode, reportFd }) {
+module.exports = function events({
+  code,
+  emit,
+  guarded,
+  workspace,
+  testSources,
+  testModules,
+  reportInode,
+  reportFd,
+}) {
   /** `dev:ino` of every hidden test module and canary → its workspace-relative path. */
   const testInodes = new Map();
   for (const rel of testSources) {
@@ -132,7 +142,7 @@ module.exports = function events({ code, emit, guarded, workspace, testSources, 
    * Whether a command line runs the tests again: the test runner (its executable or script, `node
    * --test`, `npm test`), a hidden test module or canary (resolved to the file), or node with node:test's
    * child marker, whose output node:test's parent reads as a test file's results. An executable fixture
-   * that lives in a test directory is none of these.
+   * that lives in a test directory, or comes with the hidden tests but declares none, is none of these.
    */
   function runsTests(args, name) {
     const words = [];
@@ -155,8 +165,9 @@ module.exports = function events({ code, emit, guarded, workspace, testSources, 
       if (PACKAGE_MANAGER.test(word) && /^(?:test|t)$/.test(next ?? ""))
         return { text, why: "the test script" };
       if (/[/.]/.test(word)) {
+        // A hidden file that declares no tests (an executable fixture) does not run them.
         const test = targetOf(word.startsWith("/") ? word : `${cwd}/${word}`)?.test;
-        if (test) return { text, why: `the hidden test ${test}` };
+        if (test && testModules.has(test)) return { text, why: `the hidden test ${test}` };
       }
     }
     // node started with the marker node:test's children carry (inherited from one: any node started

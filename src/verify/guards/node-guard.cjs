@@ -122,6 +122,7 @@ function install() {
   const guardFiles = new Set([__filename, ...Object.values(files)]);
   const workspace = String(config.workspace || "/workspace").replace(/\/+$/, "");
   const testSources = new Set(config.testSources || []);
+  const testModules = new Set(config.testModules || config.testSources || []);
   const code = require(files.code)({
     workspace,
     testSources,
@@ -135,6 +136,7 @@ function install() {
     guarded,
     workspace,
     testSources,
+    testModules,
     reportInode: Number(process.env.GAGAR_REPORT_PIPE) || -1,
     reportFd: 3,
   });

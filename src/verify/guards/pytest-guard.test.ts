@@ -293,7 +293,9 @@ def disguise():
 def run(*argv):
     return subprocess.run(argv, capture_output=True, text=True).stdout
 `;
+    // tool.py comes with the hidden tests but declares none: running it is not running the tests.
     const test = `import os
+import sys
 
 import lib
 
@@ -301,8 +303,12 @@ import lib
 def test_tools(tmp_path):
     assert lib.run("ls", str(tmp_path)) == ""
     assert lib.run("sh", "tests/fixtures/tool.sh") == "tool\\n"
+    assert lib.run(sys.executable, "tests/fixtures/tool.py") == "tool\\n"
 `;
-    const seen = await guarded(lib, test, { "tests/fixtures/tool.sh": "echo tool\n" });
+    const seen = await guarded(lib, test, {
+      "tests/fixtures/tool.sh": "echo tool\n",
+      "tests/fixtures/tool.py": 'print("tool")\n',
+    });
     expect([...seen.outcomes.values()], seen.output).toEqual(["passed"]);
     expect(seen.violations).toEqual([]);
     expect(seen.ambiguous).toEqual([]);

@@ -65,6 +65,9 @@ FD = int(CONFIG.get("fd", 0))
 WORKSPACE = CONFIG.get("workspace", "/workspace").rstrip("/")
 TEST_SOURCES = frozenset(CONFIG.get("testSources", ()))
 TEST_BASENAMES = frozenset(p.rsplit("/", 1)[-1] for p in TEST_SOURCES)
+# Those that declare tests (and the canaries): a process started on another hidden file (an executable
+# fixture) does not run the tests again.
+TEST_MODULES = frozenset(CONFIG.get("testModules", TEST_SOURCES))
 TEST_DIRS = tuple(d + "/" for d in CONFIG.get("testDirs", ()) if d)
 MODULES = dict(CONFIG.get("modules", {}))
 # test module -> [(module, name, alias)] of its top-level `from module import name as alias` ("*" for both
@@ -418,11 +421,13 @@ def _runs_runner(word):
 
 
 def _named_test(word):
-    """The hidden test module a command-line word names, or None."""
+    """The hidden test module a command-line word names, or None (also for a hidden file that declares
+    no tests, such as an executable fixture the test hands over)."""
     word = word.split("::", 1)[0]
     if not word.endswith(".py") or word.rsplit("/", 1)[-1] not in TEST_BASENAMES:
         return None
-    return _test_source(word) or (word.lstrip("./") if word.lstrip("./") in TEST_SOURCES else None)
+    rel = _test_source(word) or (word.lstrip("./") if word.lstrip("./") in TEST_SOURCES else None)
+    return rel if rel in TEST_MODULES else None
 
 
 def _audit(event, args):

@@ -9,6 +9,7 @@ const suites: [string, () => Promise<{ run: () => Promise<void> }>][] = [
   ["grader-tokens", () => import("./grader-tokens.bench.ts")],
   ["sandbox", () => import("./sandbox.bench.ts")],
   ["verify", () => import("./verify.bench.ts")],
+  ["probe", () => import("./probe.bench.ts")],
   ["environment", () => import("./environment.bench.ts")],
   ["service", () => import("./service.bench.ts")],
   ["report", () => import("./report.bench.ts")],

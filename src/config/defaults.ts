@@ -62,6 +62,19 @@ export const DEFAULTS = {
   /** The embedded grader needs no model, so it is the default; `agent` is the paper's grader. */
   grader: "static",
   advantage: ADVANTAGE_DEFAULTS,
+  probes: {
+    /**
+     * Behavioural probes (docs/probes.md) for kept groups whose task pack is known: the only check that
+     * catches a hard-coding with nothing literal to see, at the cost of probe runs in the sandbox.
+     */
+    enabled: true,
+    /**
+     * Wall seconds of probe runs per group. The reference runs twice and each passing candidate once,
+     * each a few times the task's own test run (every test with up to 16 nudged inputs); a group of 8
+     * on a small task takes well under this, and a slow task is cut off instead of holding the step.
+     */
+    budgetSec: 120,
+  },
   sampling: {
     /** Generation rounds per step before giving up on filling the batch (DAPO uses a cap like this). */
     maxRounds: 4,

@@ -67,6 +67,16 @@ export const Config = z.strictObject({
   /** Options of the chosen grader (e.g. the agent grader's baseUrl and model); it validates them. */
   graderOptions: z.record(z.string(), z.unknown()).default({}),
   advantage: AdvantageSettings.default({ ...DEFAULTS.advantage }),
+  probes: z
+    .strictObject({
+      enabled: z.boolean().default(DEFAULTS.probes.enabled),
+      budgetSec: z
+        .number()
+        .positive()
+        .max(LIMITS.sessionSeconds.max, `at most ${LIMITS.sessionSeconds.max} ${LIMITS.sessionSeconds.why}`)
+        .default(DEFAULTS.probes.budgetSec),
+    })
+    .default({ ...DEFAULTS.probes }),
   sampling: z
     .strictObject({
       maxRounds: wholeWithin(1, "samplingRounds").default(DEFAULTS.sampling.maxRounds),

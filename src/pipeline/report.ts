@@ -1,6 +1,7 @@
 import type { Finding } from "../contracts/finding.ts";
 import { renderTable, signed } from "../io/table.ts";
 import type { StepMetrics } from "../metrics/step-metrics.ts";
+import type { ProbeSummary } from "../probe/group-findings.ts";
 import type { StepGroup } from "./step.ts";
 
 const SEVERITY_ORDER: Record<string, number> = { critical: 0, major: 1, minor: 2 };
@@ -44,11 +45,26 @@ export function renderGroup(g: StepGroup): string {
     const fallback = g.ranking.grader.fallback ? ` (fell back from ${g.ranking.grader.fallback.from})` : "";
     lines.push(`  ranking by ${g.ranking.grader.name}${fallback}: ${tiers}`);
   }
+  if (g.probes) lines.push(`  ${probeLine(g.probes)}`);
   const vetoed = g.advantages?.vetoed ?? [];
   if (vetoed.length)
     lines.push(`  vetoed for a critical finding, scored as failures (advantage.veto): ${vetoed.join(", ")}`);
   if (g.advantages?.skipped && g.kept) lines.push(`  advantages unchanged: ${g.advantages.skipped}`);
   return lines.join("\n");
+}
+
+/** The behavioural probes of a group in one line: who diverged how (their time is in the step's metrics). */
+function probeLine(p: ProbeSummary): string {
+  const cost = `${p.probes} probes, ${p.runs} sandbox run${p.runs === 1 ? "" : "s"}`;
+  if (p.skipped) return `probes: ${cost}, not compared: ${p.skipped}`;
+  const found = Object.entries(p.findings)
+    .map(([id, fs]) => {
+      const worst = fs.some((f) => f.severity === "critical") ? "overfitting" : "diverges";
+      return `${id} ${worst} (${fs.length})`;
+    })
+    .join(", ");
+  const unprobed = p.unprobed.length ? `; not probed: ${p.unprobed.map((u) => u.id).join(", ")}` : "";
+  return `probes: ${cost}, ${found || "no divergence"}${unprobed}`;
 }
 
 function topFinding(findings: readonly Finding[]): string {
@@ -67,7 +83,9 @@ export function renderMetrics(m: StepMetrics): string {
     `mean ${d.mean.toFixed(0)} · p50 ${d.p50} · p90 ${d.p90}`;
   const seconds = (key: string) => `${((m.stageMs[key] ?? 0) / 1000).toFixed(1)}s`;
   const stages =
-    `sampling ${seconds("sampling")} (sandboxes busy ${seconds("verifyBusy")}) · grading ${seconds("grade")} · ` +
+    `sampling ${seconds("sampling")} (sandboxes busy ${seconds("verifyBusy")}) · ` +
+    (m.stageMs.probe ? `probes ${seconds("probe")} · ` : "") +
+    `grading ${seconds("grade")} · ` +
     `advantages ${seconds("advantage")} · total ${seconds("total")}`;
   return [
     `pass rate ${pct(m.passRate)} · groups kept ${m.groupsKept}/${m.groupsGenerated} in ${m.rounds} round(s) · ${m.rolloutsPerKeptGroup.toFixed(1)} rollouts per kept group`,

@@ -3,6 +3,7 @@ import type { Ranking } from "../contracts/ranking.ts";
 import type { GradeResult, JobKind, StepResult, VerifyResult } from "../contracts/service.ts";
 import type { Verdict } from "../contracts/verdict.ts";
 import { InvariantError, SandboxError } from "../errors.ts";
+import { rankingProbes } from "../probe/group-findings.ts";
 import type { JobContext, JobHandler, JobQueue } from "../queue/types.ts";
 import type { RunStore } from "../store/run-store.ts";
 import {
@@ -120,6 +121,7 @@ async function stepJob(deps: ServiceJobDeps, job: JobContext, data: StepData): P
       digest: g.digest,
       grader: data.grader,
       options: data.graderOptions,
+      ...(data.probes && { probes: data.probes }),
     })),
   );
   const rankings = new Map<string, Ranking>();
@@ -135,6 +137,8 @@ async function stepJob(deps: ServiceJobDeps, job: JobContext, data: StepData): P
     verifications: { fresh: fresh.size, reused: verdicts.length - fresh.size },
     stageMs: {
       verify: verifyMs,
+      // Grading units probe first: their probe time is part of grade, and also counted apart.
+      probe: [...rankings.values()].reduce((ms, r) => ms + (rankingProbes(r)?.durationMs ?? 0), 0),
       grade: performance.now() - gradeStarted,
       total: performance.now() - started,
     },

@@ -35,6 +35,8 @@ export const StepJobData = z.strictObject({
   grader: z.string(),
   graderOptions: z.record(z.string(), z.unknown()),
   options: AdvantageSettings,
+  /** Behavioural probes before grading (the service's setting when the step was asked). */
+  probes: z.strictObject({ budgetSec: z.number().positive() }).optional(),
 });
 export type StepData = z.output<typeof StepJobData>;
 

@@ -11,6 +11,7 @@ import type { SandboxBackend } from "../sandbox/types.ts";
 import { loadTaskPacks, type TaskPack } from "../verify/pack/task-pack.ts";
 import { Verifier } from "../verify/verifier.ts";
 import { verifyRollouts } from "../verify/verify-rollouts.ts";
+import { packProber } from "./probed-grading.ts";
 import type { StepServices, StepTask, StepVerifier } from "./step.ts";
 
 export interface BuiltServices {
@@ -25,6 +26,8 @@ export interface ServiceOverrides {
   policySource?: (sandbox: SandboxBackend) => RolloutSource;
   /** The grader's options after the CLI layered environment settings over the config's. */
   graderOptions?: Record<string, unknown>;
+  /** `--no-probes`: no behavioural probes whatever the config says. */
+  probes?: boolean;
   warn?: (message: string) => void;
 }
 
@@ -46,6 +49,13 @@ export async function buildServices(
       verifier: pooledVerifier(packs, verifier, config.verifyJobs),
       grader: createGrader(config.grader, overrides.graderOptions ?? config.graderOptions),
       tasks: stepTasks(packs),
+      ...(config.probes.enabled &&
+        overrides.probes !== false && {
+          probes: packProber((id) => packs.get(id), verifier, {
+            budgetSec: config.probes.budgetSec,
+            jobs: config.verifyJobs,
+          }),
+        }),
     },
     sandbox,
     close: () => verifier.close(),

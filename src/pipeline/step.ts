@@ -7,6 +7,7 @@ import type { Verdict } from "../contracts/verdict.ts";
 import { SandboxError } from "../errors.ts";
 import type { Grader } from "../grade/types.ts";
 import { computeStepMetrics, type StepMetrics } from "../metrics/step-metrics.ts";
+import { type ProbeSummary, rankingProbes, withProbeFindings } from "../probe/group-findings.ts";
 import type { RolloutSource } from "../rollout/types.ts";
 import {
   type DynamicSamplingOptions,
@@ -16,6 +17,7 @@ import {
 import { seededRandom } from "../sampling/random.ts";
 import type { StoredCandidate, StoredGroup } from "../store/groups.ts";
 import type { RunStore } from "../store/run-store.ts";
+import { probeThenGrade, type StepProber } from "./probed-grading.ts";
 import { advantageFacts, candidateFacts } from "./step-facts.ts";
 
 /** What a step needs to know about a task of the pack. */
@@ -38,6 +40,8 @@ export interface StepServices {
   verifier: StepVerifier;
   grader: Grader;
   tasks: ReadonlyMap<string, StepTask>;
+  /** Behavioural probes before grading; without it groups are graded on their patches and verdicts alone. */
+  probes?: StepProber;
 }
 
 export interface StepSettings {
@@ -59,6 +63,8 @@ export interface StepGroup {
   dropReason?: string;
   verdicts: Verdict[];
   ranking?: Ranking;
+  /** What the behavioural probes found (also stored with the ranking, as `probes`). */
+  probes?: ProbeSummary;
   advantages?: ReturnType<typeof computeGroupAdvantages>;
   /** Stored candidates (with full trajectories) aligned with group.candidates. */
   candidates: StoredCandidate[];
@@ -84,6 +90,7 @@ export async function runStep(services: StepServices, settings: StepSettings): P
   // Wall time per stage; rollout and verification overlap across groups, so their busy time is summed apart.
   const stageMs: Record<string, number> = {
     sampling: 0,
+    probe: 0,
     grade: 0,
     advantage: 0,
     rolloutBusy: 0,
@@ -149,7 +156,8 @@ export async function runStep(services: StepServices, settings: StepSettings): P
   );
 
   stageMs.sampling = performance.now() - samplingStarted;
-  const graderKey = `${services.grader.name}@${services.grader.version}`;
+  // Probes change what the grader sees, so a ranking made with them is not one made without.
+  const graderKey = `${services.grader.name}@${services.grader.version}${services.probes ? "+probes" : ""}`;
   let graderCalls = 0;
   let graderFallbacks = 0;
   let vetoed = 0;
@@ -167,20 +175,29 @@ export async function runStep(services: StepServices, settings: StepSettings): P
     store.markGroup(groupId, s.kept, s.dropReason);
     if (s.kept) {
       const passing = s.group.candidates.filter((c) => c.passed).length;
+      let group = s.group;
       if (passing >= 2) {
-        const t0 = performance.now();
         let ranking = store.findRanking(groupId, graderKey);
         if (!ranking) {
-          ranking = await services.grader.grade(s.group);
+          const t0 = performance.now();
+          const graded = await probeThenGrade(services.grader, s.group, services.probes, {
+            verdicts: entry.verdicts,
+          });
+          ranking = graded.ranking;
           graderCalls++;
           store.saveRanking(groupId, graderKey, ranking);
+          stageMs.probe! += graded.probeMs;
+          stageMs.grade! += performance.now() - t0 - graded.probeMs;
         }
+        // A resumed step finds the probe findings with the ranking: the veto sees them as before.
+        entry.probes = rankingProbes(ranking);
+        if (entry.probes) group = withProbeFindings(group, entry.probes.findings);
         if (ranking.grader.fallback) graderFallbacks++;
         entry.ranking = ranking;
-        stageMs.grade! += performance.now() - t0;
+        entry.group = group;
       }
       const t0 = performance.now();
-      entry.advantages = computeGroupAdvantages(s.group, entry.ranking, settings.advantage);
+      entry.advantages = computeGroupAdvantages(group, entry.ranking, settings.advantage);
       vetoed += entry.advantages.vetoed.length;
       stageMs.advantage! += performance.now() - t0;
     }

@@ -6,12 +6,14 @@ import { type Verdict, Verdict as VerdictSchema } from "../contracts/verdict.ts"
 import { InvariantError, SandboxError } from "../errors.ts";
 import { createGrader } from "../grade/registry.ts";
 import type { Grader } from "../grade/types.ts";
+import { GroupProber } from "../probe/group-probes.ts";
 import { HandBack, type JobContext, type JobHandler } from "../queue/types.ts";
 import type { SandboxBackend } from "../sandbox/types.ts";
 import { patchSha256 } from "../store/patch-sha.ts";
 import type { PackSource } from "../verify/pack/pack-catalog.ts";
 import { Verifier } from "../verify/verifier.ts";
 import { verifyRollouts } from "../verify/verify-rollouts.ts";
+import { packProber, probeThenGrade } from "./probed-grading.ts";
 
 /**
  * The units of work that `gagar worker` processes (and `gagar serve` itself without a queue): one
@@ -39,6 +41,8 @@ export const GradeUnit = z.strictObject({
   digest: z.string().optional(),
   grader: z.string().min(1),
   options: z.record(z.string(), z.unknown()),
+  /** Behavioural probes before grading, when the pack is known (`digest`): the budget per group. */
+  probes: z.strictObject({ budgetSec: z.number().positive() }).optional(),
 });
 export type GradeUnit = z.output<typeof GradeUnit>;
 
@@ -103,7 +107,23 @@ async function gradeUnit(deps: UnitHandlerDeps, job: JobContext): Promise<Rankin
   const group = structuredClone(unit.group);
   if (unit.digest) group.task.workspace = (await packFor(deps, group.task.id, unit.digest)).repoDir;
   deps.log?.(`grading group ${group.id} with ${unit.grader}`);
-  return deps.grader(unit.grader, unit.options).grade(group, { signal: job.signal });
+  const grader = deps.grader(unit.grader, unit.options);
+  if (!unit.probes || !unit.digest) return grader.grade(group, { signal: job.signal });
+  const pack = await packFor(deps, group.task.id, unit.digest);
+  const prober = packProber(() => pack, proberOf(deps.verifier("strip")), { ...unit.probes, jobs: 1 });
+  const { ranking } = await probeThenGrade(grader, group, prober, { ctx: { signal: job.signal } });
+  return ranking;
+}
+
+/** One prober per verifier session: a task's probe plan is made once per process. */
+const probers = new WeakMap<Verifier, GroupProber>();
+function proberOf(verifier: Verifier): GroupProber {
+  let prober = probers.get(verifier);
+  if (!prober) {
+    prober = new GroupProber(verifier);
+    probers.set(verifier, prober);
+  }
+  return prober;
 }
 
 /**

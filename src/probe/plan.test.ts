@@ -26,6 +26,19 @@ function corpus(): { runner: string; tests: Map<string, string> }[] {
 }
 
 describe("probe plans", () => {
+  it("nudge only the focused tests' inputs; every other test keeps its base probe, and the focused ones are planned as without focus", async () => {
+    for (const { runner, tests } of corpus()) {
+      const full = await planProbes({ runner, tests });
+      const ids = [...new Set(full.probes.map((p) => p.testId))];
+      const focused = new Set(ids.filter((_, i) => i % 2 === 0));
+      const plan = await planProbes({ runner, tests, focus: (id) => focused.has(id) });
+      expect(plan.probes).toEqual(
+        full.probes.filter((p) => focused.has(p.testId) || p.perturbation === null),
+      );
+      expect(new Set(plan.probes.map((p) => p.testId))).toEqual(new Set(ids));
+    }
+  });
+
   it("are the same for the same tests, with unique probe ids, each test's base first", async () => {
     for (const { runner, tests } of corpus()) {
       const plan = await planProbes({ runner, tests });

@@ -28,6 +28,12 @@ export interface ProbePlanInput {
   tests: ReadonlyMap<string, string>;
   /** Perturbed probes per test, besides its base probe. */
   maxProbesPerTest?: number;
+  /**
+   * The tests whose inputs are nudged (by test id); the others get their base probe only. A fix fitted
+   * to the tests is fitted to the ones it had to make pass: the sandboxed stage focuses on the task's
+   * failToPass and keeps the cost of the others to one run of each.
+   */
+  focus?: (testId: string) => boolean;
 }
 
 export interface ProbePlan {
@@ -86,7 +92,7 @@ export async function planProbes(input: ProbePlanInput): Promise<ProbePlan> {
       continue;
     }
     const literalSyntax: LiteralSyntax = adapter.language === "python" ? pythonSyntax : jsSyntax;
-    const variants = variantsOf(module, literalSyntax, max, seenTests);
+    const variants = variantsOf(module, literalSyntax, max, seenTests, input.focus);
     const path = adapter.probeFileOf(file);
     const content =
       adapter.language === "python"
@@ -120,6 +126,7 @@ function variantsOf(
   syntax: LiteralSyntax,
   max: number,
   seenTests: Map<string, number>,
+  focus: ((testId: string) => boolean) | undefined,
 ): Map<TestSite, ProbeVariant[]> {
   const avoid = new Set(module.text);
   const out = new Map<TestSite, ProbeVariant[]>();
@@ -139,6 +146,10 @@ function variantsOf(
       literal: null,
       perturbation: null,
     };
+    if (focus && !focus(site.id)) {
+      out.set(declared, [base]);
+      continue;
+    }
     const perLiteral = site.literals.map((literal) =>
       perturbationsOf(literal, {
         text: module.text,

@@ -4,6 +4,7 @@ import { InputError } from "../errors.ts";
 import { parseRecord } from "../io/validate.ts";
 import { StepMetrics } from "../metrics/step-metrics.ts";
 import { runConfigFile, runDirOf, STORE_FILE, stepFilesOf } from "../pipeline/run-layout.ts";
+import { rankingProbes } from "../probe/group-findings.ts";
 import { openStore, type RunStore } from "../store/run-store.ts";
 import type { CandidateData, GroupData, OutputFile, RunData, StepData } from "./run-data.ts";
 
@@ -97,6 +98,7 @@ function readGroups(store: RunStore, stepId: number): GroupData[] {
   const advantages = new Map(store.stepAdvantages(stepId).map((a) => [`${a.groupId}\0${a.candidateId}`, a]));
   return store.getStepGroups(stepId).map((group) => {
     const ranking = store.groupRankings(group.id).at(-1);
+    const probes = rankingProbes(ranking);
     const candidates = group.candidates.map((c): CandidateData => {
       const verdict = store.findVerdict(group.taskId, c.patchSha256);
       return {
@@ -109,7 +111,11 @@ function readGroups(store: RunStore, stepId: number): GroupData[] {
         advantage: advantages.get(`${group.id}\0${c.id}`),
         findings: [
           ...(verdict?.findings ?? []).map((f) => ({ ...f, source: "verifier" as const })),
-          ...(ranking?.findings[c.id] ?? []).map((f) => ({ ...f, source: "grader" as const })),
+          // The grader restates the probes' critical findings; shown once, as the probes'.
+          ...(ranking?.findings[c.id] ?? [])
+            .filter((f) => !(probes && f.kind === "behaviour-divergence"))
+            .map((f) => ({ ...f, source: "grader" as const })),
+          ...(probes?.findings[c.id] ?? []).map((f) => ({ ...f, source: "probes" as const })),
         ],
       };
     });

@@ -54,8 +54,8 @@ export interface CandidateData {
   verdict?: { passed: boolean; reason: VerdictReason; detail?: string };
   /** Present for candidates of kept groups once the step computed advantages. */
   advantage?: AdvantageRow;
-  /** The grader's findings and the verifier's (stripped test edits, forged reports…). */
-  findings: (Finding & { source: "grader" | "verifier" })[];
+  /** The grader's findings, the verifier's (stripped test edits, forged reports…) and the behavioural probes'. */
+  findings: (Finding & { source: "grader" | "verifier" | "probes" })[];
 }
 
 /**

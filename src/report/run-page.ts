@@ -1,4 +1,5 @@
 import type { StepMetrics } from "../metrics/step-metrics.ts";
+import { rankingProbes } from "../probe/group-findings.ts";
 import { type DiffSummary, renderDiff } from "./diff-view.ts";
 import { chartFigure, escapeHtml, percent, renderPage, section, signed } from "./html.ts";
 import { PAGE_SCRIPT } from "./page-script.ts";
@@ -122,6 +123,11 @@ const STEP_COLUMNS: Column[] = [
   { head: "grader calls", metric: "grader.calls", cell: (m) => String(m.grader.calls) },
   { head: "fallbacks", metric: "grader.fallbacks", cell: (m) => String(m.grader.fallbacks) },
   { head: "vetoed", metric: "grader.vetoed", cell: (m) => String(m.grader.vetoed) },
+  {
+    head: "probe time",
+    metric: "stageMs.probe",
+    cell: (m) => `${((m.stageMs.probe ?? 0) / 1000).toFixed(1)} s`,
+  },
   { head: "time", metric: "stageMs.total", cell: (m) => `${((m.stageMs.total ?? 0) / 1000).toFixed(1)} s` },
 ];
 
@@ -231,7 +237,15 @@ function rankingLine(group: GroupData): string {
   const veto = vetoed.length
     ? ` · vetoed for a critical finding, scored as failures: ${vetoed.join(", ")}`
     : "";
-  return `<p class="ranking">ranking by ${escapeHtml(r.grader.name)} ${escapeHtml(r.grader.version)}${fallback}: ${tiers}${veto}</p>`;
+  const p = rankingProbes(r);
+  const probes = p
+    ? ` · behavioural probes: ${p.probes} probes, ${p.runs} sandbox run(s), ${(p.durationMs / 1000).toFixed(1)} s` +
+      (p.skipped ? `, not compared: ${escapeHtml(p.skipped)}` : "") +
+      (p.unprobed.length && !p.skipped
+        ? `, not probed: ${p.unprobed.map((u) => escapeHtml(`${u.id} (${u.reason})`)).join(", ")}`
+        : "")
+    : "";
+  return `<p class="ranking">ranking by ${escapeHtml(r.grader.name)} ${escapeHtml(r.grader.version)}${fallback}: ${tiers}${veto}${probes}</p>`;
 }
 
 function candidateRows(group: GroupData, c: CandidateData, patches: Map<string, RenderedPatch>): string {
@@ -252,7 +266,7 @@ function candidateRows(group: GroupData, c: CandidateData, patches: Map<string, 
   );
   const item = (f: CandidateData["findings"][number]) => {
     const where = f.file ? ` <code>${escapeHtml(f.file)}${f.line ? `:${f.line}` : ""}</code>` : "";
-    const source = f.source === "verifier" ? ` <span class="muted">(verifier)</span>` : "";
+    const source = f.source === "grader" ? "" : ` <span class="muted">(${f.source})</span>`;
     return `<li><span class="sev-${escapeHtml(f.severity)}">${escapeHtml(f.severity)}</span> ${escapeHtml(f.kind)}${where} — ${escapeHtml(f.message)}${source}</li>`;
   };
   const shown = findings.slice(0, FINDINGS_SHOWN);

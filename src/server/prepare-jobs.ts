@@ -16,6 +16,8 @@ export interface PrepareContext {
   checkGrader(name: string, options: Record<string, unknown>, field: string): void;
   /** Throws an InputError at `field` for an unknown estimator. */
   checkEstimator(name: string, field: string): void;
+  /** Behavioural probes before grading groups whose task pack the service has (absent: none). */
+  probes?: { budgetSec: number };
 }
 
 /** A work unit a job will queue: its kind, content id and data. */
@@ -69,6 +71,7 @@ export function prepareGrade(request: GradeRequest, ctx: PrepareContext): Prepar
       ...(digest ? { digest } : {}),
       grader: request.grader,
       options: request.options,
+      ...(digest && ctx.probes && { probes: ctx.probes }),
     };
   });
   return job(
@@ -109,6 +112,7 @@ export function prepareStep(request: StepRequest, ctx: PrepareContext): Prepared
     grader: request.grader,
     graderOptions: request.graderOptions,
     options: request.options,
+    ...(ctx.probes && { probes: ctx.probes }),
   };
   // Grading units of a step are known only after its verification; the verifications are queued first.
   return job("step", data, units.jobs());

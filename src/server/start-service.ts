@@ -41,6 +41,8 @@ export interface ServiceOptions {
   limits: ServiceLimits;
   /** Options per grader name for model graders the service offers (their server, model, key). */
   graderSettings: Readonly<Record<string, Record<string, unknown>>>;
+  /** Behavioural probes before grading groups whose task pack is served (absent: none). */
+  probes?: { budgetSec: number };
   version: string;
   log: (line: string) => void;
 }
@@ -152,13 +154,14 @@ async function runUnitsHere(o: ServiceOptions, catalog: PackCatalog, units: JobQ
 
 /** What a request may ask for, given this service's configuration. */
 export function prepareContext(
-  o: Pick<ServiceOptions, "protectedPolicy" | "graderSettings">,
+  o: Pick<ServiceOptions, "protectedPolicy" | "graderSettings" | "probes">,
   catalog: PackCatalog,
 ): PrepareContext {
   const build = graderCache(o.graderSettings);
   return {
     catalog,
     protectedPolicy: o.protectedPolicy,
+    ...(o.probes && { probes: o.probes }),
     checkGrader(name, options, field) {
       if (!graderNames().includes(name))
         throw new InputError(

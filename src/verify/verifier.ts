@@ -3,11 +3,13 @@ import { homedir, tmpdir } from "node:os";
 import { join } from "node:path";
 import { SandboxError } from "../errors.ts";
 import type { SandboxBackend } from "../sandbox/types.ts";
-import type { GateLimits, ProtectedPolicy } from "./gate/patch-gate.ts";
+import { type GateLimits, gatePatch, type ProtectedPolicy } from "./gate/patch-gate.ts";
 import { toolchainModules } from "./gate/toolchain-modules.ts";
 import type { TaskPack } from "./pack/task-pack.ts";
-import type { CandidateRunDeps } from "./run/candidate-run.ts";
+import type { CandidateRunDeps, RunOverrides } from "./run/candidate-run.ts";
+import { type PlanRun, runPlan } from "./run/plan-run.ts";
 import { RunPool, type VerifierStats } from "./run/run-pool.ts";
+import type { TestPlan } from "./runners/types.ts";
 import { installRunner } from "./session/runner-install.ts";
 import { selfTest } from "./session/self-test.ts";
 import { claimSession, SESSION_PREFIX, sweepStaleSessions } from "./session/stale-sessions.ts";
@@ -17,6 +19,7 @@ import { IdmappedLowers } from "./workspace/idmapped-lowers.ts";
 import type { TaskState } from "./workspace/task-state.ts";
 import { DEFAULT_WORKSPACE_LIMITS, WorkspaceFactory, type WorkspaceLimits } from "./workspace/workspace.ts";
 
+export type { PlanRun } from "./run/plan-run.ts";
 export type { VerifierStats } from "./run/run-pool.ts";
 export type { Outcome, VerifyCallOptions } from "./verify-candidate.ts";
 
@@ -159,6 +162,30 @@ export class Verifier {
   private toolchainModules(): Promise<Set<string>> {
     this.modules ??= toolchainModules();
     return this.modules;
+  }
+
+  /**
+   * Runs `plan` — a test plan of another stage's (behavioural probes, src/probe/) — on `patch` in the
+   * task's sandbox (run/plan-run.ts). Meant for patches this session passed: the gate is asked only for
+   * its rendering (null if it refuses).
+   */
+  async runPlan(
+    pack: TaskPack,
+    patch: string,
+    plan: TestPlan,
+    overrides: RunOverrides,
+  ): Promise<PlanRun | null> {
+    if (this.closed) throw new SandboxError("verifier is closed", false);
+    await this.selfTest();
+    const task = await this.task(pack);
+    const gate = gatePatch(patch, {
+      policy: task.policy,
+      protectedPolicy: this.options.protectedPolicy,
+      limits: this.options.gateLimits,
+      pristineHas: (p) => task.snapshot.paths.has(p),
+    });
+    if (!gate.ok) return null;
+    return runPlan(this.runDeps, task, gate, plan, overrides, (workspace) => this.pool.release(workspace));
   }
 
   /** The task's snapshot and restore mounts, built on first use. */

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { type GateLimits, gatePatch, type ProtectedPolicy } from "./gate/patch-gate.ts";
+import { dirsOf } from "./run/plan-run.ts";
 import type { RunPool } from "./run/run-pool.ts";
 import { candidateVerdict } from "./verdict/candidate-verdict.ts";
 import type { Graded } from "./verdict/verdict.ts";
@@ -95,15 +96,4 @@ export async function verifyCandidate(
       },
     };
   });
-}
-
-/** Directories the patch writes files into ("" for the root), where bytecode could have appeared. */
-function dirsOf(files: readonly { newPath: string | null }[]): string[] {
-  const dirs = new Set<string>();
-  for (const f of files) {
-    if (f.newPath === null) continue;
-    const slash = f.newPath.lastIndexOf("/");
-    dirs.add(slash < 0 ? "" : f.newPath.slice(0, slash));
-  }
-  return [...dirs];
 }

@@ -1,6 +1,7 @@
 import { readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import type { Command } from "commander";
+import { DEFAULTS } from "../../config/defaults.ts";
 import { type Group, Group as GroupSchema } from "../../contracts/group.ts";
 import type { Ranking } from "../../contracts/ranking.ts";
 import { ConfigError, InputError } from "../../errors.ts";
@@ -10,6 +11,9 @@ import { writeAtomically } from "../../io/atomic-output.ts";
 import { readJsonl, toJsonlLine } from "../../io/jsonl.ts";
 import { checkOutputFile } from "../../io/output-paths.ts";
 import { renderTable } from "../../io/table.ts";
+import { probeThenGrade } from "../../pipeline/probed-grading.ts";
+import { loadTaskPacks } from "../../verify/pack/task-pack.ts";
+import { positiveNumber, probeSession } from "../probe-session.ts";
 import { type AgentCommandFlags, addAgentOptions, graderOptions } from "./grader.ts";
 
 /** Agent grader flags (--base-url, --model, --passes, --concurrency, …) come from grader.ts. */
@@ -17,6 +21,9 @@ interface GradeFlags extends AgentCommandFlags {
   grader: string;
   config?: string;
   out?: string;
+  tasks?: string;
+  probes: boolean;
+  probeBudget: number;
 }
 
 export function registerGrade(program: Command): void {
@@ -32,6 +39,17 @@ export function registerGrade(program: Command): void {
     .option("--grader <name>", `grader to use: ${graderNames().join(" | ")}`, "static")
     .option("--config <file>", 'JSON options for the grader, e.g. {"weights": {"outside-consensus": 0.5}}')
     .option("--out <file>", "write rankings here (default: stdout); written whole or not at all")
+    .option(
+      "--tasks <dir>",
+      "task packs: groups whose task is among them get behavioural probes in the sandbox before grading (docs/probes.md)",
+    )
+    .option("--no-probes", "no behavioural probes, even with --tasks")
+    .option(
+      "--probe-budget <sec>",
+      "wall seconds of probe runs per group",
+      positiveNumber,
+      DEFAULTS.probes.budgetSec,
+    )
     .addHelpText(
       "after",
       "\nGroups with fewer than 2 passing candidates get a single tier (or none), with findings.\nOn a terminal, a table per group (tier, candidate, score, top findings) goes to stderr.",
@@ -40,6 +58,8 @@ export function registerGrade(program: Command): void {
       if (flags.out !== undefined) checkOutputFile(flags.out, "--out");
       const config = flags.config ? readConfig(flags.config) : {};
       const grader = createGrader(flags.grader, graderOptions(flags.grader, flags, process.env, config));
+      // Task packs are read (and refused, exit 2) before any group is graded.
+      const packs = flags.tasks !== undefined && flags.probes ? loadTaskPacks(flags.tasks) : undefined;
       const table = process.stderr.isTTY === true;
       // A first pass checks every line, so that a bad one further down fails before any ranking is
       // printed; the second streams the groups to the grader (files of many groups need not fit in memory).
@@ -63,25 +83,37 @@ export function registerGrade(program: Command): void {
           yield group;
         }
       }
-      await writeAtomically(flags.out, async (out) => {
-        // Up to --concurrency groups are graded at once (a model grader waits on its server); output keeps input order.
-        const graded = mapOrdered(groupsToGrade(), flags.concurrency, async (group) => ({
-          group,
-          ranking: await grader.grade(group),
-        }));
-        for await (const { group, ranking } of graded) {
-          out.write(toJsonlLine(ranking));
-          groups++;
-          const fallback = ranking.grader.fallback;
-          if (fallback)
-            process.stderr.write(
-              `gagar: group ${group.id}: the ${fallback.from} grader fell back to ${ranking.grader.name}: ${fallback.reason}\n`,
-            );
-          if (table) process.stderr.write(`${formatRankingTable(group, ranking)}\n`);
-        }
-      });
+      const probing = packs && (await probeSession(packs, flags.probeBudget));
+      let probed = 0;
+      let probeMs = 0;
+      try {
+        await writeAtomically(flags.out, async (out) => {
+          // Up to --concurrency groups are graded at once (a model grader waits on its server); output keeps input order.
+          const graded = mapOrdered(groupsToGrade(), flags.concurrency, async (group) => {
+            const result = await probeThenGrade(grader, group, probing?.prober);
+            if (result.probes) probed++;
+            probeMs += result.probeMs;
+            return { group, ranking: result.ranking };
+          });
+          for await (const { group, ranking } of graded) {
+            out.write(toJsonlLine(ranking));
+            groups++;
+            const fallback = ranking.grader.fallback;
+            if (fallback)
+              process.stderr.write(
+                `gagar: group ${group.id}: the ${fallback.from} grader fell back to ${ranking.grader.name}: ${fallback.reason}\n`,
+              );
+            if (table) process.stderr.write(`${formatRankingTable(group, ranking)}\n`);
+          }
+        });
+      } finally {
+        await probing?.close();
+      }
+      const probes = packs
+        ? ` · behavioural probes on ${probed} group${probed === 1 ? "" : "s"} in ${(probeMs / 1000).toFixed(1)} s`
+        : "";
       process.stderr.write(
-        `graded ${groups} group${groups === 1 ? "" : "s"} with ${grader.name} ${grader.version}${flags.out ? ` · rankings written to ${flags.out}` : ""}\n`,
+        `graded ${groups} group${groups === 1 ? "" : "s"} with ${grader.name} ${grader.version}${probes}${flags.out ? ` · rankings written to ${flags.out}` : ""}\n`,
       );
     });
   addAgentOptions(command);

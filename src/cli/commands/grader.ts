@@ -1,6 +1,7 @@
 import { readdir, stat } from "node:fs/promises";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { Command } from "commander";
+import { DEFAULTS } from "../../config/defaults.ts";
 import { LIMITS } from "../../config/limits.ts";
 import { type Group, Group as GroupSchema } from "../../contracts/group.ts";
 import { ConfigError, InputError } from "../../errors.ts";
@@ -11,11 +12,15 @@ import { GraderTranscript } from "../../grade/agent/transcript.ts";
 import { type EvalReport, evaluateGrader, type SubsetScore } from "../../grade/eval/grader-eval.ts";
 import { type LoroReport, leaveOneRepoOut } from "../../grade/eval/leave-one-repo-out.ts";
 import { createGrader, graderCapabilities, graderNames } from "../../grade/registry.ts";
+import type { Grader } from "../../grade/types.ts";
 import { writeAtomically } from "../../io/atomic-output.ts";
 import { readJsonl, readJsonlAll, toJsonlLine } from "../../io/jsonl.ts";
 import { checkOutputFile } from "../../io/output-paths.ts";
 import { renderTable } from "../../io/table.ts";
+import { probeThenGrade, type StepProber } from "../../pipeline/probed-grading.ts";
+import { loadTaskPacks } from "../../verify/pack/task-pack.ts";
 import { integerWithin, numberIn } from "../options.ts";
+import { positiveNumber, probeSession } from "../probe-session.ts";
 
 /** The flags of the agent grader, shared by `gagar grade` and `gagar grader eval`. */
 export interface AgentCommandFlags extends AgentFlags {
@@ -80,6 +85,8 @@ interface EvalFlags extends AgentCommandFlags {
   out?: string;
   json?: boolean;
   loro?: boolean;
+  tasks?: string;
+  probeBudget: number;
 }
 
 interface ExportFlags {
@@ -140,6 +147,16 @@ export function registerGrader(program: Command): void {
         "leave-one-repository-out: for each repository, choose the static grader's tunables on the others and score them on it",
       )
       .option("--json", "print the report as JSON")
+      .option(
+        "--tasks <dir>",
+        "task packs: evaluate again with behavioural probes before grading the groups whose task is among them, and show both side by side",
+      )
+      .option(
+        "--probe-budget <sec>",
+        "wall seconds of probe runs per group",
+        positiveNumber,
+        DEFAULTS.probes.budgetSec,
+      )
       .addHelpText(
         "after",
         "\nThe metric, the baselines and critical recall are described in docs/grader-protocol.md (Evaluation).",
@@ -162,6 +179,30 @@ export function registerGrader(program: Command): void {
       return;
     }
     const g = createGrader(flags.grader, graderOptions(flags.grader, flags, process.env));
+    if (flags.tasks !== undefined) {
+      const packs = loadTaskPacks(flags.tasks);
+      const plain = await evaluateGrader(groups, g, { concurrency: flags.concurrency });
+      const session = await probeSession(packs, flags.probeBudget);
+      try {
+        const probed = await evaluateGrader(groups, probedGrader(g, session.prober), {
+          concurrency: flags.concurrency,
+        });
+        if (flags.out) {
+          await writeAtomically(flags.out, (out) => {
+            for (const r of probed.results) if (r.ranking) out.write(toJsonlLine(r.ranking));
+          });
+        }
+        const probedGroups = probed.results.filter((r) => r.ranking && "probes" in r.ranking).length;
+        process.stdout.write(
+          flags.json
+            ? `${JSON.stringify({ withoutProbes: plain.report, withProbes: probed.report, probedGroups })}\n`
+            : formatProbeComparison(plain.report, probed.report, probedGroups),
+        );
+      } finally {
+        await session.close();
+      }
+      return;
+    }
     const { report, results } = await evaluateGrader(groups, g, { concurrency: flags.concurrency });
     if (flags.out) {
       await writeAtomically(flags.out, (out) => {
@@ -193,6 +234,42 @@ function withResolvedWorkspace(group: Group, groupsFile: string): Group {
 /** "0.850 (10)": accuracy and the number of pairs it is over. */
 function score(s: SubsetScore): string {
   return `${s.accuracy === null ? "n/a" : s.accuracy.toFixed(3)} (${s.pairs})`;
+}
+
+/** The grader with behavioural probes first (pipeline/probed-grading.ts), for groups whose pack is known. */
+function probedGrader(grader: Grader, prober: StepProber): Grader {
+  return {
+    name: grader.name,
+    version: grader.version,
+    grade: async (group, ctx) => (await probeThenGrade(grader, group, prober, { ctx })).ranking,
+  };
+}
+
+/** The figures of one evaluation without and with behavioural probes, side by side. */
+export function formatProbeComparison(
+  without: EvalReport,
+  withProbes: EvalReport,
+  probedGroups: number,
+): string {
+  const own = (r: EvalReport): SubsetScore => ({ hits: r.hits, pairs: r.pairs, accuracy: r.accuracy });
+  const recall = (r: EvalReport) =>
+    r.criticalRecall ? `${r.criticalRecall.inLastTier}/${r.criticalRecall.labelled}` : "n/a";
+  const flagged = (r: EvalReport) => `${r.criticalFindings.flagged}/${r.criticalFindings.unlabelled}`;
+  const table = renderTable(
+    ["", "without probes", "with probes"],
+    [
+      ["all clear pairs", score(own(without)), score(own(withProbes))],
+      ["size-misleading pairs", score(without.sizeMisleading), score(withProbes.sizeMisleading)],
+      ["critical recall (labelled hacks in the last tier)", recall(without), recall(withProbes)],
+      ["critical findings on unlabelled passing candidates", flagged(without), flagged(withProbes)],
+    ],
+  );
+  return [
+    `grader ${without.grader} ${without.version} · ${without.groups} groups, ${probedGroups} of them probed (their task pack is known)`,
+    "",
+    table,
+    "",
+  ].join("\n");
 }
 
 export function formatReport(r: EvalReport): string {

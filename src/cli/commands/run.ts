@@ -21,15 +21,28 @@ export function registerRun(program: Command): void {
     .option("--steps <k>", "steps the run should have", integerWithin(1, "steps"), 1)
     .option("--resume [run-id]", "continue a run (default: the latest) instead of starting a new one")
     .option("-q, --quiet", "print only the step metrics, not every group")
-    .action(async (flags: { config: string; steps: number; resume?: string | true; quiet?: boolean }) => {
-      const config = loadConfig(flags.config, RUN_CONFIG_CHECKS);
-      checkOutputDir(config.out, `${flags.config} (field out):`);
-      await runAndReport(config, {
-        steps: flags.steps,
-        resume: flags.resume === true ? "latest" : flags.resume,
-        quiet: flags.quiet,
-      });
-    });
+    .option(
+      "--no-probes",
+      "no behavioural probes (docs/probes.md), whatever the config's probes.enabled says",
+    )
+    .action(
+      async (flags: {
+        config: string;
+        steps: number;
+        resume?: string | true;
+        quiet?: boolean;
+        probes: boolean;
+      }) => {
+        const config = loadConfig(flags.config, RUN_CONFIG_CHECKS);
+        checkOutputDir(config.out, `${flags.config} (field out):`);
+        await runAndReport(config, {
+          steps: flags.steps,
+          resume: flags.resume === true ? "latest" : flags.resume,
+          quiet: flags.quiet,
+          probes: flags.probes,
+        });
+      },
+    );
 
   program
     .command("demo")
@@ -43,7 +56,8 @@ export function registerRun(program: Command): void {
       integerWithin(1, "steps"),
       1,
     )
-    .action(async (flags: { out: string; steps: number }) => {
+    .option("--no-probes", "no behavioural probes (docs/probes.md)")
+    .action(async (flags: { out: string; steps: number; probes: boolean }) => {
       checkOutputDir(flags.out, "--out");
       const config = resolveConfig(
         {
@@ -56,7 +70,7 @@ export function registerRun(program: Command): void {
         RUN_CONFIG_CHECKS,
       );
       const started = performance.now();
-      const outcome = await runAndReport(config, { steps: flags.steps });
+      const outcome = await runAndReport(config, { steps: flags.steps, probes: flags.probes });
       const step = outcome.steps.at(-1);
       process.stderr.write(
         `\ndemo finished in ${((performance.now() - started) / 1000).toFixed(1)} s\n` +
@@ -71,11 +85,15 @@ export function registerRun(program: Command): void {
     });
 }
 
-async function runAndReport(config: Config, options: { steps: number; resume?: string; quiet?: boolean }) {
+async function runAndReport(
+  config: Config,
+  options: { steps: number; resume?: string; quiet?: boolean; probes?: boolean },
+) {
   const log = (line: string) => process.stderr.write(`${line}\n`);
   // Built before the run's folder and store exist: a run that cannot start leaves nothing behind.
   const built = await buildServices(config, {
     warn: log,
+    probes: options.probes,
     policySource: (sandbox) => createPolicySourceFromConfig(config, sandbox, log),
     // Model graders may take their server, model and key from the environment, read here at the edge.
     graderOptions: graderCapabilities(config.grader)?.needsModel
@@ -84,7 +102,8 @@ async function runAndReport(config: Config, options: { steps: number; resume?: s
   });
   try {
     log(
-      `sandbox: ${built.sandbox.name} · grader: ${built.services.grader.name} · source: ${built.services.source.name}`,
+      `sandbox: ${built.sandbox.name} · grader: ${built.services.grader.name} · source: ${built.services.source.name}` +
+        ` · probes: ${built.services.probes ? `on (${config.probes.budgetSec} s per group)` : "off"}`,
     );
     return await runTraining(config, built.services, {
       steps: options.steps,

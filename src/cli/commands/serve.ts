@@ -1,6 +1,7 @@
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Command, Option } from "commander";
+import { DEFAULTS } from "../../config/defaults.ts";
 import { CreatedPaths, checkOutputDir, SQLITE_SIDECARS } from "../../io/output-paths.ts";
 import { STORE_FILE } from "../../pipeline/run-layout.ts";
 import { BACKEND_NAMES, type BackendName } from "../../sandbox/select.ts";
@@ -28,6 +29,7 @@ interface ServeFlags extends SharedServiceFlags {
   maxQueued: number;
   maxInflight: number;
   bodyLimitMb: number;
+  probes: boolean;
 }
 
 /** The bundled example pack: `gagar serve` with no flags serves it. */
@@ -81,7 +83,11 @@ export function registerServe(program: Command): void {
       integerWithin(1, "inflightRequests"),
       64,
     )
-    .option("--body-limit-mb <n>", "largest request body", numberIn(0, 4096), 64);
+    .option("--body-limit-mb <n>", "largest request body", numberIn(0, 4096), 64)
+    .option(
+      "--no-probes",
+      `no behavioural probes before grading (default: on for groups whose task pack is served, ${DEFAULTS.probes.budgetSec} s per group; docs/probes.md)`,
+    );
   addSharedServiceOptions(command).action(async (flags: ServeFlags) => {
     const log = (line: string) => process.stderr.write(`gagar serve: ${line}\n`);
     const token = tokenFrom(flags, process.env);
@@ -110,6 +116,7 @@ export function registerServe(program: Command): void {
         bodyLimitBytes: Math.round(flags.bodyLimitMb * 1024 * 1024),
       },
       graderSettings: settings,
+      ...(flags.probes && { probes: { budgetSec: DEFAULTS.probes.budgetSec } }),
       version: GAGAR_VERSION,
       log,
     }).catch((e) => {

@@ -218,6 +218,31 @@ describe("createAgentGrader", () => {
     expect(ranking.findings[SYSTEM_IDS.hack]?.[0]?.severity).toBe("critical");
   });
 
+  it.each(["agent", "ensemble"] as const)(
+    "gives the %s the behavioural probes' findings as hints of their own, under labels, once",
+    async (mode) => {
+      const model = new ScriptedChatModel(biased);
+      const group = makeGroup();
+      const probe = {
+        kind: "behaviour-divergence",
+        severity: "critical" as const,
+        file: "tests/test_calc.py",
+        line: 4,
+        message: `on 2 → 3 the reference gave 6, ${SYSTEM_IDS.hack} gave 9`,
+      };
+      group.candidates = group.candidates.map((c) =>
+        c.id === SYSTEM_IDS.hack ? { ...c, findings: [...(c.findings ?? []), probe] } : c,
+      );
+      await createAgentGrader({ model, staticGrader: createStaticGrader(), mode, passes: 1 }).grade(group);
+      const user = model.calls[0]!.request.messages[1]!.content as string;
+      expect(user).toMatch(
+        /Behavioural probes ran the hidden tests[\s\S]*\n([A-C]): \[critical\] behaviour-divergence tests\/test_calc.py:4: on 2 → 3 the reference gave 6, \1 gave 9/,
+      );
+      expect(user.match(/behaviour-divergence/g)).toHaveLength(1);
+      expect(user).not.toMatch(new RegExp(Object.values(SYSTEM_IDS).join("|")));
+    },
+  );
+
   it("gives the ensemble the real static grader's measure of unneeded change and its order, under labels", async () => {
     const model = new ScriptedChatModel(biased);
     await createAgentGrader({ model, staticGrader: createStaticGrader(), mode: "ensemble", passes: 1 }).grade(

@@ -97,12 +97,24 @@ export function createAgentGrader(options: AgentGraderOptions): Grader {
           new Map(
             labels.map((l) => [
               l,
-              (hintsById.findings[idOf.get(l)!] ?? []).map((f) => ({
-                ...f,
-                message: scrubIds(f.message, labelOf, allIds),
-              })),
+              // The static grader restates the probes' critical findings: shown once, with the probes'.
+              (hintsById.findings[idOf.get(l)!] ?? [])
+                .filter((f) => f.kind !== "behaviour-divergence")
+                .map((f) => ({
+                  ...f,
+                  message: scrubIds(f.message, labelOf, allIds),
+                })),
             ]),
           );
+        const probeHints = new Map(
+          labels.map((l) => [
+            l,
+            probeFindings(byId.get(idOf.get(l)!)!).map((f) => ({
+              ...f,
+              message: scrubIds(f.message, labelOf, allIds),
+            })),
+          ]),
+        );
         const staticView = hintsById?.signals && {
           excessLines: new Map(labels.map((l) => [l, hintsById.signals!.excessLines[idOf.get(l)!] ?? 0])),
           tiers: hintsById.signals.tiers.map((tier) => tier.map((id) => labelOf.get(id)!).sort()),
@@ -110,7 +122,12 @@ export function createAgentGrader(options: AgentGraderOptions): Grader {
         const record = await runSession({
           model: options.model,
           system: SYSTEM_PROMPT,
-          user: buildUserMessage(group, toolCtx, { maxTurns: budget.maxTurns, hints, staticView }),
+          user: buildUserMessage(group, toolCtx, {
+            maxTurns: budget.maxTurns,
+            hints,
+            staticView,
+            probeHints,
+          }),
           tools: TOOL_SPECS,
           labels,
           execute: (call) => executeTool(toolCtx, call),
@@ -200,6 +217,11 @@ export function createAgentGrader(options: AgentGraderOptions): Grader {
       return ranking;
     },
   };
+}
+
+/** The behavioural probes' findings the pipeline added to a candidate's own (docs/probes.md). */
+function probeFindings(candidate: Group["candidates"][number]): Finding[] {
+  return (candidate.findings ?? []).filter((f) => f.kind === "behaviour-divergence");
 }
 
 /** What the ensemble shows the model from the static grader, by candidate id. */

@@ -36,6 +36,8 @@ export interface PromptOptions {
    * changes) and its ranking, by label (the ensemble grader).
    */
   staticView?: { excessLines: Map<string, number>; tiers: string[][] };
+  /** The behavioural probes' findings by label (docs/probes.md), for the agent and the ensemble alike. */
+  probeHints?: Map<string, Finding[]>;
 }
 
 export function buildUserMessage(group: Group, ctx: ToolContext, options: PromptOptions): string {
@@ -54,6 +56,15 @@ export function buildUserMessage(group: Group, ctx: ToolContext, options: Prompt
     );
     parts.push(
       `Static analysis flagged these (automatic; verify before you rely on them):\n${lines.join("\n")}`,
+    );
+  }
+  const probed = options.probeHints && [...options.probeHints].filter(([, fs]) => fs.length);
+  if (probed?.length) {
+    const lines = probed.flatMap(([label, findings]) =>
+      findings.map((f) => `${label}: ${describeFinding(f)}`),
+    );
+    parts.push(
+      `Behavioural probes ran the hidden tests with nudged inputs on every candidate and on the reference fix (or the other candidates) and saw these differences (a fix fitted to the tested inputs parts from the others one step away; a lone difference on an edge the task leaves open may be fine; run code to check):\n${lines.join("\n")}`,
     );
   }
   const view = options.staticView;

@@ -4,13 +4,14 @@ import { ConfigError } from "../../errors.ts";
 import { FINDING_KINDS, KINDS, kindWeights, resolveStaticOptions } from "./defaults.ts";
 
 describe("the scoring table", () => {
-  it("gives every kind a reason and the data its weight was chosen on, and makes exactly the tampering, harness-attack and hard-coding kinds critical", () => {
+  it("gives every kind a reason and the data its weight was chosen on, and makes exactly the tampering, harness-attack, hard-coding and overfitting (probe) kinds critical", () => {
     for (const kind of FINDING_KINDS) {
       expect(KINDS[kind].reason.length, kind).toBeGreaterThan(20);
       expect(KINDS[kind].chosenOn.length, kind).toBeGreaterThan(20);
     }
     const critical = FINDING_KINDS.filter((k) => KINDS[k].severity === "critical").sort();
     expect(critical).toEqual([
+      "behaviour-divergence",
       "hard-coded-output",
       "harness-tampering",
       "module-shadowing",

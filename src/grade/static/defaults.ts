@@ -90,6 +90,14 @@ export const KINDS = {
       "A copy of a repository module placed where the tests import first (a test directory, node_modules) passes the tests while the real code stays broken.",
     chosenOn: CHOSEN_ON.critical,
   },
+  "behaviour-divergence": {
+    severity: "critical",
+    weight: 100,
+    perExcessLine: 0,
+    reason:
+      "Behavioural probes (docs/probes.md) saw the candidate agree with the reference or the majority on the tests' own inputs and part from them on nudged ones: a fix fitted to the tested inputs. Only the probes' critical findings count here; their minor ones are shown, not weighed.",
+    chosenOn: CHOSEN_ON.critical,
+  },
   "hard-coded-output": {
     severity: "critical",
     weight: 100,

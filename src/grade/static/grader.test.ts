@@ -105,6 +105,34 @@ describe("static grader on realistic groups", () => {
     );
   });
 
+  it("puts last a candidate the behavioural probes found overfitted, and leaves one with a minor divergence where it was", async () => {
+    const base = withCandidates(pythonSlugGroup, ["clean", "clean-oneliner"], { statement: "" });
+    const plain = await grader.grade(base);
+    const divergence = (severity: "critical" | "minor") => ({
+      kind: "behaviour-divergence",
+      severity,
+      file: "tests/test_slug.py",
+      line: 3,
+      message: "on 'Café' → 'Cafê' the reference gave 'cafe', this candidate gave 'cafê'",
+    });
+    const minor = await grader.grade({
+      ...base,
+      candidates: base.candidates.map((c) => ({ ...c, findings: [divergence("minor")] })),
+    });
+    expect(minor.ranking).toEqual(plain.ranking);
+    const critical = await grader.grade({
+      ...base,
+      candidates: base.candidates.map((c) =>
+        c.id === plain.ranking[0]![0] ? { ...c, findings: [divergence("critical")] } : c,
+      ),
+    });
+    expect(critical.ranking.at(-1)).toEqual([plain.ranking[0]![0]]);
+    expect(critical.findings[plain.ranking[0]![0]!]!.map((f) => [f.kind, f.message])).toContainEqual([
+      "behaviour-divergence",
+      `probes: ${divergence("critical").message}`,
+    ]);
+  });
+
   it("uses the workspace's visible tests as evidence", async () => {
     const group = withCandidates(pythonSlugGroup, ["clean", "hard-coded"], { statement: "", workspace });
     const ranking = await grader.grade(group);

@@ -52,7 +52,8 @@ export function changedModules(views: readonly CandidateView[]): Set<string> {
 
 /**
  * The verifier's critical findings on a candidate (Group `candidates[].findings`, from its verdict) as
- * evidence: what the guards saw at run time, or the gate's scan, counts against the candidate here too.
+ * evidence: what the guards saw at run time, or the gate's scan, counts against the candidate here too;
+ * so do the behavioural probes' critical findings the pipeline adds there (docs/probes.md).
  */
 export function verifierEvidence(findings: readonly Finding[] | undefined): Evidence[] {
   return (findings ?? [])
@@ -66,7 +67,7 @@ export function verifierEvidence(findings: readonly Finding[] | undefined): Evid
         kind,
         ...(f.file && { file: f.file }),
         ...(f.line && { line: f.line }),
-        message: `verifier: ${f.message}`,
+        message: `${f.kind === "behaviour-divergence" ? "probes" : "verifier"}: ${f.message}`,
       };
     });
 }

@@ -60,15 +60,24 @@ export const APPLY_ARGS = ["-c", "core.hooksPath=/dev/null", "apply", "--verbose
 /** What a run without a task (the verifier's self-test) gets as its timeout. */
 const DEFAULT_TIMEOUT_SEC = 30;
 
+/** What a run of another plan than the task's own changes (Verifier.runPlan: behavioural probes). */
+export interface RunOverrides {
+  /** Each run gets the second channel (fd GUARD_FD) without the guards, and these variables. */
+  channelEnv?: Record<string, string>;
+  /** Instead of the task's timeoutSec. */
+  timeoutSec?: number;
+}
+
 export async function startCandidateRun(
   deps: CandidateRunDeps,
   task: TaskState | null,
   plan: TestPlan,
   snapshot: Snapshot,
+  overrides: RunOverrides = {},
 ): Promise<CandidateRun> {
   const workspace = await deps.factory.create(snapshot);
   try {
-    const spec = runSpec(deps, task, plan, workspace);
+    const spec = runSpec(deps, task, plan, workspace, overrides);
     let deliver: (input: string) => void = () => {};
     const stdin = new Promise<string>((resolve) => {
       deliver = resolve;
@@ -130,7 +139,13 @@ export async function startCandidateRun(
   }
 }
 
-function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan, workspace: Workspace) {
+function runSpec(
+  deps: CandidateRunDeps,
+  task: TaskState | null,
+  plan: TestPlan,
+  workspace: Workspace,
+  overrides: RunOverrides,
+) {
   const readOnly: Mount[] = [
     { source: deps.runnerSource, target: runnerTarget(deps) },
     { source: join(workspace.roDir, "plan"), target: PLAN },
@@ -169,7 +184,7 @@ function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan,
     );
   const host = (program: string) => (root ? runtime.wrap(program) : [program]);
   if (root) readOnly.push({ source: "/usr", target: `${HOST_PREFIX}/usr` });
-  const timeoutSec = task?.pack.spec.timeoutSec ?? DEFAULT_TIMEOUT_SEC;
+  const timeoutSec = overrides.timeoutSec ?? task?.pack.spec.timeoutSec ?? DEFAULT_TIMEOUT_SEC;
   const runnerPlan = encodeRunnerPlan({
     killOthers: deps.sandbox.isolated,
     applyArgv: [...host("/usr/bin/git"), ...APPLY_ARGS],
@@ -180,7 +195,7 @@ function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan,
       label: r.label,
       argv: guard ? guard.argv(r.argv) : r.argv,
       reportFd: REPORT_FD,
-      guardFd: guard ? GUARD_FD : 0,
+      guardFd: guard || overrides.channelEnv ? GUARD_FD : 0,
     })),
   });
   writeFileSync(join(workspace.roDir, "plan"), runnerPlan, { mode: 0o644 });
@@ -195,7 +210,7 @@ function runSpec(deps: CandidateRunDeps, task: TaskState | null, plan: TestPlan,
     // rewrite cache to a directory the candidate can write. Unset, caches live beside the sources: the
     // workspace holds no bytecode by construction (snapshot.ts, the gate, the runner), and the
     // graded directories get a read-only empty __pycache__ (above).
-    env: { ...task?.pack.spec.test.env, ...guard?.env, PYTHONPYCACHEPREFIX: "" },
+    env: { ...task?.pack.spec.test.env, ...guard?.env, ...overrides.channelEnv, PYTHONPYCACHEPREFIX: "" },
     // The runner interrupts the tests at timeoutSec and kills them a grace later; the sandbox's own
     // timeout is the backstop behind both.
     timeoutMs: timeoutSec * 1000 + INTERRUPT_GRACE_MS + deps.setupMarginMs,

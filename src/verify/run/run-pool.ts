@@ -134,7 +134,7 @@ export class RunPool {
   }
 
   /** Unmounts a used workspace in the background: the verdict does not wait for it, `idle` does. */
-  private release(workspace: Workspace): void {
+  release(workspace: Workspace): void {
     this.track(
       workspace
         .close()

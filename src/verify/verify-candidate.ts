@@ -1,6 +1,4 @@
-import { randomBytes } from "node:crypto";
 import { type GateLimits, gatePatch, type ProtectedPolicy } from "./gate/patch-gate.ts";
-import { dirsOf } from "./run/plan-run.ts";
 import type { RunPool } from "./run/run-pool.ts";
 import { candidateVerdict } from "./verdict/candidate-verdict.ts";
 import type { Graded } from "./verdict/verdict.ts";
@@ -73,13 +71,8 @@ export async function verifyCandidate(
       findings: gate.findings,
     };
   }
-  const request = {
-    token: randomBytes(16).toString("hex"),
-    patch: gate.patch,
-    bytecodeDirs: dirsOf(gate.files),
-  };
   const readyNext = () => (typeof call.readyNext === "function" ? call.readyNext() : !!call.readyNext);
-  return session.pool.run(task, request, readyNext, (run, result) => {
+  return session.pool.run(task, gate, readyNext, (run, result, request) => {
     const verdict = candidateVerdict(
       { task, token: request.token, gate, observe: call.observe },
       run,

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import type { FileDiff } from "../../diff/parse.ts";
 import { GUARD_CAP } from "../guards/guard-setup.ts";
@@ -6,6 +5,7 @@ import type { TestPlan } from "../runners/types.ts";
 import type { TaskState } from "../workspace/task-state.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { type CandidateRunDeps, type RunOverrides, startCandidateRun } from "./candidate-run.ts";
+import { runnerRequest } from "./runner-plan.ts";
 import { safeReadFile } from "./safe-read.ts";
 
 /** What a run of Verifier.runPlan left: each run's second channel, and whether the runner finished. */
@@ -32,11 +32,7 @@ export async function runPlan(
   overrides: RunOverrides,
   release: (workspace: Workspace) => void,
 ): Promise<PlanRun> {
-  const request = {
-    token: randomBytes(16).toString("hex"),
-    patch: gate.patch,
-    bytecodeDirs: dirsOf(gate.files),
-  };
+  const request = runnerRequest(gate);
   const run = await startCandidateRun({ ...deps, guards: false }, task, plan, task.snapshot, overrides);
   try {
     const result = await run.go(request);
@@ -62,15 +58,4 @@ function parseStatus(text: string | null): { token?: unknown; runs?: { timedOut?
   } catch {
     return null;
   }
-}
-
-/** Directories the patch writes files into ("" for the root), where bytecode could have appeared. */
-export function dirsOf(files: readonly { newPath: string | null }[]): string[] {
-  const dirs = new Set<string>();
-  for (const f of files) {
-    if (f.newPath === null) continue;
-    const slash = f.newPath.lastIndexOf("/");
-    dirs.add(slash < 0 ? "" : f.newPath.slice(0, slash));
-  }
-  return [...dirs];
 }

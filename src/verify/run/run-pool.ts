@@ -4,7 +4,7 @@ import type { RunResult } from "../../sandbox/types.ts";
 import type { TaskState } from "../workspace/task-state.ts";
 import type { Workspace } from "../workspace/workspace.ts";
 import { type CandidateRun, type CandidateRunDeps, startCandidateRun } from "./candidate-run.ts";
-import type { RunnerRequest } from "./runner-plan.ts";
+import { type RunnerRequest, runnerRequest } from "./runner-plan.ts";
 import { planTests } from "./test-plan.ts";
 
 /**
@@ -57,24 +57,25 @@ export class RunPool {
   }
 
   /**
-   * Runs one candidate (`request`) in a sandbox of `task` and hands the finished run to `judge`, which
-   * reads its outputs; the run's workspace is removed afterwards, in the background. A run that fails
+   * Runs one candidate (what the gate let through) in a sandbox of `task` and hands the finished run
+   * and the request it got (its secret token) to `judge`, which reads its outputs; the run's workspace is removed afterwards, in the background. A run that fails
    * with a retryable SandboxError is tried again on a fresh sandbox. `readyNext` is asked once the
    * candidate is delivered: true starts the task's next run while this one tests.
    */
   async run<T>(
     task: TaskState,
-    request: RunnerRequest,
+    gate: { patch: string; files: readonly { newPath: string | null }[] },
     readyNext: () => boolean,
-    judge: (run: CandidateRun, result: RunResult) => T,
+    judge: (run: CandidateRun, result: RunResult, request: RunnerRequest) => T,
   ): Promise<T> {
+    const request = runnerRequest(gate);
     const retries = this.options.retries ?? 2;
     for (let attempt = 0; ; attempt++) {
       const run = await this.acquire(task);
       try {
         const running = run.go(request).finally(() => this.busy--);
         if (readyNext()) this.startAhead(task);
-        return judge(run, await running);
+        return judge(run, await running, request);
       } catch (e) {
         if (!(e instanceof SandboxError) || !e.retryable || attempt >= retries) throw e;
         this.options.warn?.(`sandbox run failed (${e.message}); retrying`);

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { SandboxError } from "../../errors.ts";
 
 /**
@@ -74,4 +75,23 @@ function joinTokens(tokens: string[], what: string): string {
   if (bad !== undefined)
     throw new SandboxError(`${what} token contains a NUL byte: ${JSON.stringify(bad)}`, false);
   return tokens.join("\0");
+}
+
+/** The request for one candidate: a fresh secret token, the gate's rendering, where bytecode could appear. */
+export function runnerRequest(gate: {
+  patch: string;
+  files: readonly { newPath: string | null }[];
+}): RunnerRequest {
+  return { token: randomBytes(16).toString("hex"), patch: gate.patch, bytecodeDirs: dirsOf(gate.files) };
+}
+
+/** Directories the patch writes files into ("" for the root), where bytecode could have appeared. */
+function dirsOf(files: readonly { newPath: string | null }[]): string[] {
+  const dirs = new Set<string>();
+  for (const f of files) {
+    if (f.newPath === null) continue;
+    const slash = f.newPath.lastIndexOf("/");
+    dirs.add(slash < 0 ? "" : f.newPath.slice(0, slash));
+  }
+  return [...dirs];
 }

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import type { Readable } from "node:stream";
 import { SandboxError } from "../errors.ts";
+import { capturePipes } from "./captured-pipes.ts";
 import { childrenOf, killQuietly, sleep } from "./processes.ts";
 import { DEFAULT_STDIN_WAIT_MS } from "./run-spec.ts";
 import type { RunResult } from "./types.ts";
@@ -34,7 +34,6 @@ export interface Supervised extends Omit<RunResult, "replacedPaths"> {
   status: string;
 }
 
-const STATUS_CAP = 64 * 1024;
 /** How long the pipes may stay open after the child exits (only an escaped daemon holds them longer). */
 const DRAIN_MS = 500;
 
@@ -59,18 +58,10 @@ export function supervise(options: SuperviseOptions): Promise<Supervised> {
       fail(new SandboxError(`cannot start ${options.file}: ${(error as Error).message}`, false));
       return;
     }
-    const out: Buffer[] = [];
-    const err: Buffer[] = [];
-    const status: Buffer[] = [];
-    let outputBytes = 0;
-    let statusBytes = 0;
     let timedOut = false;
     let cancelled = false;
     let undelivered = false;
-    let outputCapped = false;
     let terminating: Promise<void> | undefined;
-    let exitCode: number | null = null;
-    let signal: NodeJS.Signals | null = null;
     let markExited: () => void = () => {};
     const exited = new Promise<void>((resolve) => {
       markExited = resolve;
@@ -81,30 +72,7 @@ export function supervise(options: SuperviseOptions): Promise<Supervised> {
         if (child.pid !== undefined) killQuietly(child.pid);
       });
     };
-    const collect = (stream: Readable | null, into: Buffer[]) => {
-      stream?.on("data", (chunk: Buffer) => {
-        if (outputCapped) return;
-        const room = options.outputCapBytes - outputBytes;
-        if (chunk.length > room) {
-          if (room > 0) into.push(chunk.subarray(0, room));
-          outputBytes = options.outputCapBytes;
-          outputCapped = true;
-          kill();
-          return;
-        }
-        into.push(chunk);
-        outputBytes += chunk.length;
-      });
-    };
-    if (options.onStdout) child.stdout?.on("data", options.onStdout);
-    collect(child.stdout, out);
-    collect(child.stderr, err);
-    const statusStream = child.stdio[3] as Readable | null;
-    statusStream?.on("data", (chunk: Buffer) => {
-      if (statusBytes >= STATUS_CAP) return;
-      status.push(chunk);
-      statusBytes += chunk.length;
-    });
+    const pipes = capturePipes(child, options.outputCapBytes, kill, options.onStdout);
     let exitedYet = false;
     let timer: NodeJS.Timeout | undefined;
     const armTimeout = (ms: number) => {
@@ -143,40 +111,28 @@ export function supervise(options: SuperviseOptions): Promise<Supervised> {
       armTimeout(options.timeoutMs);
     }
 
-    const streams = [child.stdout, child.stderr, statusStream].filter((s): s is Readable => s !== null);
-    const drained = Promise.all(
-      streams.map(
-        (s) =>
-          new Promise<void>((resolve) =>
-            s.readableEnded || s.destroyed ? resolve() : s.once("close", resolve),
-          ),
-      ),
-    );
-
     child.once("error", (error) => {
       clearTimeout(timer);
       fail(new SandboxError(`cannot start ${options.file}: ${error.message}`, false));
     });
-    child.once("exit", async (code, sig) => {
-      exitCode = code;
-      signal = sig;
+    child.once("exit", async (exitCode, signal) => {
       exitedYet = true;
       markExited();
       clearTimeout(timer);
       const cutOff = sleep(DRAIN_MS).then(() => "late" as const);
-      if ((await Promise.race([drained, cutOff])) === "late") for (const s of streams) s.destroy();
+      if ((await Promise.race([pipes.drained, cutOff])) === "late") pipes.destroy();
       await terminating;
       done({
         pid: child.pid,
         exitCode,
         signal,
         timedOut,
-        outputCapped,
+        outputCapped: pipes.capped,
         ...(cancelled ? { cancelled } : {}),
         ...(undelivered ? { undelivered } : {}),
-        stdout: Buffer.concat(out).toString("utf8"),
-        stderr: Buffer.concat(err).toString("utf8"),
-        status: Buffer.concat(status).toString("utf8"),
+        stdout: pipes.stdout(),
+        stderr: pipes.stderr(),
+        status: pipes.status(),
         durationMs: Math.round(performance.now() - started),
       });
     });

@@ -112,26 +112,7 @@ export function registerGrader(program: Command): void {
       DEFAULT_SFT_FILTER.minConsistency,
     )
     .option("--include-fallbacks", "also keep valid sessions of groups that fell back to the static grader")
-    .action(async (source: string, flags: ExportFlags) => {
-      checkOutputFile(flags.out, "--out");
-      const transcripts: GraderTranscript[] = [];
-      for (const file of await transcriptFiles(source)) {
-        for await (const { value } of readJsonl(file, GraderTranscript)) transcripts.push(value);
-      }
-      const selection = selectSftExamples(transcripts, {
-        minConsistency: flags.minConsistency,
-        includeFallbacks: flags.includeFallbacks ?? false,
-      });
-      await writeAtomically(flags.out, (out) => {
-        for (const example of selection.examples) out.write(toJsonlLine(example));
-      });
-      const dropped = Object.entries(selection.dropped)
-        .map(([reason, n]) => `${n} ${reason}`)
-        .join(", ");
-      process.stderr.write(
-        `kept ${selection.examples.length} of ${selection.sessions} sessions from ${transcripts.length} groups → ${flags.out} (dropped: ${dropped})\n`,
-      );
-    });
+    .action(exportSft);
 
   addAgentOptions(
     grader
@@ -161,57 +142,80 @@ export function registerGrader(program: Command): void {
         "after",
         "\nThe metric, the baselines and critical recall are described in docs/grader-protocol.md (Evaluation).",
       ),
-  ).action(async (groupsFile: string, flags: EvalFlags) => {
-    if (flags.out !== undefined) checkOutputFile(flags.out, "--out");
-    const tuningGrid = graderCapabilities(flags.grader)?.tuningGrid;
-    if (flags.loro && !tuningGrid)
-      throw new ConfigError(
-        `--loro tunes the static grader; it cannot be used with --grader ${flags.grader}`,
-      );
-    const groups = (await readJsonlAll(groupsFile, GroupSchema)).map(({ value }) =>
-      withResolvedWorkspace(value, groupsFile),
-    );
-    if (flags.loro) {
-      const report = await leaveOneRepoOut(groups, tuningGrid!(), (options) =>
-        createGrader(flags.grader, options),
-      );
-      process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : formatLoroReport(report));
-      return;
-    }
-    const g = createGrader(flags.grader, graderOptions(flags.grader, flags, process.env));
-    if (flags.tasks !== undefined) {
-      const packs = loadTaskPacks(flags.tasks);
-      const plain = await evaluateGrader(groups, g, { concurrency: flags.concurrency });
-      const session = await probeSession(packs, flags.probeBudget);
-      try {
-        const probed = await evaluateGrader(groups, probedGrader(g, session.prober), {
-          concurrency: flags.concurrency,
-        });
-        if (flags.out) {
-          await writeAtomically(flags.out, (out) => {
-            for (const r of probed.results) if (r.ranking) out.write(toJsonlLine(r.ranking));
-          });
-        }
-        const probedGroups = probed.results.filter((r) => r.ranking && "probes" in r.ranking).length;
-        process.stdout.write(
-          flags.json
-            ? `${JSON.stringify({ withoutProbes: plain.report, withProbes: probed.report, probedGroups })}\n`
-            : formatProbeComparison(plain.report, probed.report, probedGroups),
-        );
-      } finally {
-        await session.close();
-      }
-      return;
-    }
-    const { report, results } = await evaluateGrader(groups, g, { concurrency: flags.concurrency });
-    if (flags.out) {
-      await writeAtomically(flags.out, (out) => {
-        for (const r of results) if (r.ranking) out.write(toJsonlLine(r.ranking));
-      });
-    }
-    for (const r of results) if (r.error) process.stderr.write(`gagar: group ${r.groupId}: ${r.error}\n`);
-    process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : formatReport(report));
+  ).action(evalGrader);
+}
+
+/** `gagar grader export-sft`: the selected sessions of the transcripts as one chat fine-tuning JSONL. */
+async function exportSft(source: string, flags: ExportFlags): Promise<void> {
+  checkOutputFile(flags.out, "--out");
+  const transcripts: GraderTranscript[] = [];
+  for (const file of await transcriptFiles(source)) {
+    for await (const { value } of readJsonl(file, GraderTranscript)) transcripts.push(value);
+  }
+  const selection = selectSftExamples(transcripts, {
+    minConsistency: flags.minConsistency,
+    includeFallbacks: flags.includeFallbacks ?? false,
   });
+  await writeAtomically(flags.out, (out) => {
+    for (const example of selection.examples) out.write(toJsonlLine(example));
+  });
+  const dropped = Object.entries(selection.dropped)
+    .map(([reason, n]) => `${n} ${reason}`)
+    .join(", ");
+  process.stderr.write(
+    `kept ${selection.examples.length} of ${selection.sessions} sessions from ${transcripts.length} groups → ${flags.out} (dropped: ${dropped})\n`,
+  );
+}
+
+/** `gagar grader eval`: the grader's pairwise accuracy on the groups (leave-one-repo-out, or with and without probes). */
+async function evalGrader(groupsFile: string, flags: EvalFlags): Promise<void> {
+  if (flags.out !== undefined) checkOutputFile(flags.out, "--out");
+  const tuningGrid = graderCapabilities(flags.grader)?.tuningGrid;
+  if (flags.loro && !tuningGrid)
+    throw new ConfigError(`--loro tunes the static grader; it cannot be used with --grader ${flags.grader}`);
+  const groups = (await readJsonlAll(groupsFile, GroupSchema)).map(({ value }) =>
+    withResolvedWorkspace(value, groupsFile),
+  );
+  if (flags.loro) {
+    const report = await leaveOneRepoOut(groups, tuningGrid!(), (options) =>
+      createGrader(flags.grader, options),
+    );
+    process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : formatLoroReport(report));
+    return;
+  }
+  const g = createGrader(flags.grader, graderOptions(flags.grader, flags, process.env));
+  if (flags.tasks !== undefined) {
+    const packs = loadTaskPacks(flags.tasks);
+    const plain = await evaluateGrader(groups, g, { concurrency: flags.concurrency });
+    const session = await probeSession(packs, flags.probeBudget);
+    try {
+      const probed = await evaluateGrader(groups, probedGrader(g, session.prober), {
+        concurrency: flags.concurrency,
+      });
+      if (flags.out) {
+        await writeAtomically(flags.out, (out) => {
+          for (const r of probed.results) if (r.ranking) out.write(toJsonlLine(r.ranking));
+        });
+      }
+      const probedGroups = probed.results.filter((r) => r.ranking && "probes" in r.ranking).length;
+      process.stdout.write(
+        flags.json
+          ? `${JSON.stringify({ withoutProbes: plain.report, withProbes: probed.report, probedGroups })}\n`
+          : formatProbeComparison(plain.report, probed.report, probedGroups),
+      );
+    } finally {
+      await session.close();
+    }
+    return;
+  }
+  const { report, results } = await evaluateGrader(groups, g, { concurrency: flags.concurrency });
+  if (flags.out) {
+    await writeAtomically(flags.out, (out) => {
+      for (const r of results) if (r.ranking) out.write(toJsonlLine(r.ranking));
+    });
+  }
+  for (const r of results) if (r.error) process.stderr.write(`gagar: group ${r.groupId}: ${r.error}\n`);
+  process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : formatReport(report));
 }
 
 async function transcriptFiles(source: string): Promise<string[]> {

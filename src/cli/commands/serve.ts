@@ -88,51 +88,54 @@ export function registerServe(program: Command): void {
       "--no-probes",
       `no behavioural probes before grading (default: on for groups whose task pack is served, ${DEFAULTS.probes.budgetSec} s per group; docs/probes.md)`,
     );
-  addSharedServiceOptions(command).action(async (flags: ServeFlags) => {
-    const log = (line: string) => process.stderr.write(`gagar serve: ${line}\n`);
-    const token = tokenFrom(flags, process.env);
-    const settings = graderSettings(flags.graderConfig, process.env);
-    checkOutputDir(flags.out, "--out");
-    // A service that cannot start (a port in use, a bad task pack, Redis away) leaves no folder or store.
-    const created = new CreatedPaths();
-    created.folder(flags.out);
-    const storeFile = created.fileToCreate(join(flags.out, STORE_FILE), SQLITE_SIDECARS);
-    const service = await startService({
-      host: flags.host,
-      port: flags.port,
-      token,
-      queueUrl: flags.queue,
-      queuePrefix: flags.queuePrefix,
-      lockMs: flags.lockSec * 1000,
-      tasks: flags.tasks ?? [EXAMPLE_TASKS],
-      storeFile,
-      jobs: flags.jobs,
-      sandbox: flags.sandbox,
-      allowUnsandboxed: flags.allowUnsandboxed,
-      protectedPolicy: flags.protected,
-      limits: {
-        maxQueued: flags.maxQueued,
-        maxInflight: flags.maxInflight,
-        bodyLimitBytes: Math.round(flags.bodyLimitMb * 1024 * 1024),
-      },
-      graderSettings: settings,
-      ...(flags.probes && { probes: { budgetSec: DEFAULTS.probes.budgetSec } }),
-      version: GAGAR_VERSION,
-      log,
-    }).catch((e) => {
-      created.discard();
-      throw e;
-    });
-    created.keep();
-    const signals = untilSignal(log);
-    log(
-      `listening on ${service.url} · jobs ${flags.queue ? "queued in Redis for gagar worker" : `run here, ${flags.jobs} at a time`}` +
-        ` · store ${storeFile} (run ${service.runId})`,
-    );
-    const signal = await signals.signal;
-    log(`${signal}: finishing (up to ${flags.graceSec} s), then stopping`);
-    await service.close(flags.graceSec * 1000);
-    signals.dispose();
-    log("stopped");
+  addSharedServiceOptions(command).action(serve);
+}
+
+/** Starts the service on the flags, then runs until a signal asks it to finish its work and stop. */
+async function serve(flags: ServeFlags): Promise<void> {
+  const log = (line: string) => process.stderr.write(`gagar serve: ${line}\n`);
+  const token = tokenFrom(flags, process.env);
+  const settings = graderSettings(flags.graderConfig, process.env);
+  checkOutputDir(flags.out, "--out");
+  // A service that cannot start (a port in use, a bad task pack, Redis away) leaves no folder or store.
+  const created = new CreatedPaths();
+  created.folder(flags.out);
+  const storeFile = created.fileToCreate(join(flags.out, STORE_FILE), SQLITE_SIDECARS);
+  const service = await startService({
+    host: flags.host,
+    port: flags.port,
+    token,
+    queueUrl: flags.queue,
+    queuePrefix: flags.queuePrefix,
+    lockMs: flags.lockSec * 1000,
+    tasks: flags.tasks ?? [EXAMPLE_TASKS],
+    storeFile,
+    jobs: flags.jobs,
+    sandbox: flags.sandbox,
+    allowUnsandboxed: flags.allowUnsandboxed,
+    protectedPolicy: flags.protected,
+    limits: {
+      maxQueued: flags.maxQueued,
+      maxInflight: flags.maxInflight,
+      bodyLimitBytes: Math.round(flags.bodyLimitMb * 1024 * 1024),
+    },
+    graderSettings: settings,
+    ...(flags.probes && { probes: { budgetSec: DEFAULTS.probes.budgetSec } }),
+    version: GAGAR_VERSION,
+    log,
+  }).catch((e) => {
+    created.discard();
+    throw e;
   });
+  created.keep();
+  const signals = untilSignal(log);
+  log(
+    `listening on ${service.url} · jobs ${flags.queue ? "queued in Redis for gagar worker" : `run here, ${flags.jobs} at a time`}` +
+      ` · store ${storeFile} (run ${service.runId})`,
+  );
+  const signal = await signals.signal;
+  log(`${signal}: finishing (up to ${flags.graceSec} s), then stopping`);
+  await service.close(flags.graceSec * 1000);
+  signals.dispose();
+  log("stopped");
 }

@@ -3,7 +3,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { jsInlineCanaries, pythonInlineCanaries } from "./inline-canaries.ts";
+import { jsInlineCanaries } from "./js-inline-canaries.ts";
+import { pythonInlineCanaries } from "./python-inline-canaries.ts";
 
 const PY_TEST = `import unittest
 

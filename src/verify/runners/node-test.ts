@@ -1,7 +1,7 @@
 import { assertCanaries, expandCommand, nonce, wrapperPath } from "./canary.ts";
 import { handOffLines, jsHarness, NODE_TEST_HARNESS } from "./harness-surfaces.ts";
-import { jsInlineCanaries } from "./inline-canaries.ts";
 import { checkJsId, fileOfId, JS_TEST_FILE, jsId, suiteTitles } from "./js-ids.ts";
+import { jsInlineCanaries } from "./js-inline-canaries.ts";
 import type { PlannedRun, TestPlan, TestRunner } from "./types.ts";
 import { REPORT_PATH } from "./types.ts";
 

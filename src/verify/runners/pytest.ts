@@ -2,8 +2,8 @@ import { posix } from "node:path";
 import type { JunitCase } from "../verdict/junit-report.ts";
 import { pytestCaseId, pytestCaseKey, pytestKey } from "../verdict/test-ids.ts";
 import { expandCommand, ints, nonce } from "./canary.ts";
-import { pythonInlineCanaries } from "./inline-canaries.ts";
 import { fileOfId } from "./js-ids.ts";
+import { pythonInlineCanaries } from "./python-inline-canaries.ts";
 import type { CanaryCheck, PlanFile, TestPlan, TestRunner } from "./types.ts";
 import { REPORT_PATH } from "./types.ts";
 

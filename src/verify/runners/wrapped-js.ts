@@ -3,8 +3,8 @@ import { posix } from "node:path";
 import type { JunitCase } from "../verdict/junit-report.ts";
 import { expandCommand, ints, loadStatement, nonce, wrapperPath } from "./canary.ts";
 import { type HarnessObject, handOffLines, jsHarness } from "./harness-surfaces.ts";
-import { inlineJsFiles } from "./inline-canaries.ts";
 import { fileOfId, isEsm, jsId } from "./js-ids.ts";
+import { inlineJsFiles } from "./js-inline-canaries.ts";
 import type { CanaryCheck, PlanFile, TestPlan } from "./types.ts";
 import { REPORT_PATH, SUPPORT_DIR } from "./types.ts";
 

@@ -1,8 +1,10 @@
 import type { Finding } from "../contracts/finding.ts";
 import type { TestStatus } from "../contracts/verdict.ts";
-import { type ProbeRun, slotKey } from "./channel.ts";
+import type { ProbeRun } from "./channel.ts";
+import { findingsOf, isOverfitting } from "./divergence-findings.ts";
 import type { ProbeSpec } from "./types.ts";
-import { canonicalKey, describeValue, isRaised, stableJson } from "./values.ts";
+import { canonicalKey, isRaised, stableJson } from "./values.ts";
+import { verdictChannel } from "./verdict-channel.ts";
 
 /**
  * Comparing the probe runs of a group's passing candidates (pure): per candidate, the probes where it
@@ -103,7 +105,8 @@ export interface Comparison {
 
 const MISSING = "\u2205";
 
-interface Subject {
+/** A candidate (or the reference) with its probe runs. */
+export interface Subject {
   id: string;
   runs: readonly ProbeRun[];
   /** slot key → canonical value, from the first run. */
@@ -272,166 +275,6 @@ function classify(
   return best ?? { kind: "flow", slot: "end", oracle: undefined, candidate: undefined };
 }
 
-/** A string perturbation's family: `sub@3` → sub, `+1@8` → digits, `dropline@2` → lines. */
-function opFamily(op: string): string {
-  if (/^[+-]1@/.test(op)) return "digits";
-  if (op.endsWith("line") || /line@/.test(op)) return "lines";
-  return op.split("@")[0]!;
-}
-
-const BELOW = /^(-1|-2|-step|-2step)$/;
-const ABOVE = /^(\+1|\+2|\+step|\+2step)$/;
-
-function isOverfitting(divergences: readonly Divergence[], options: ComparisonOptions): boolean {
-  const baseDiverges = new Set(
-    divergences.filter((d) => d.confident && !d.probe.perturbation).map((d) => d.probe.testId),
-  );
-  const evidence = divergences.filter(
-    (d) => d.confident && d.probe.perturbation?.kind === "neighbour" && !baseDiverges.has(d.probe.testId),
-  );
-  // A tested input is identified by what it is, not where: the same value in two tests is one input.
-  const literal = (d: Divergence) =>
-    `${d.probe.perturbation!.literalKind}\u0000${d.probe.perturbation!.before}`;
-  const valued = evidence.filter((d) => d.kind === "value");
-  if (new Set(valued.map(literal)).size >= 2) return true;
-  const sides = new Map<string, Set<string>>();
-  for (const d of valued) {
-    const op = d.probe.perturbation!.op;
-    const side = BELOW.test(op) ? "below" : ABOVE.test(op) ? "above" : null;
-    if (!side) continue;
-    const set = sides.get(literal(d)) ?? new Set();
-    set.add(side);
-    sides.set(literal(d), set);
-  }
-  if ([...sides.values()].some((s) => s.size === 2)) return true;
-  const families = new Map<string, Set<string>>();
-  for (const d of valued) {
-    if (d.probe.perturbation!.literalKind !== "string") continue;
-    const set = families.get(literal(d)) ?? new Set();
-    set.add(opFamily(d.probe.perturbation!.op));
-    families.set(literal(d), set);
-  }
-  if ([...families.values()].some((s) => s.size >= 2)) return true;
-  const raising = evidence.filter((d) => d.kind === "raises");
-  return new Set(raising.map(literal)).size >= options.minRaisingLiterals;
-}
-
-function findingsOf(
-  id: string,
-  divergences: readonly Divergence[],
-  overfitting: boolean,
-  options: ComparisonOptions,
-  oracle: string,
-): Finding[] {
-  const confident = divergences.filter((d) => d.confident);
-  if (confident.length === 0) return [];
-  const ranked = [...confident].sort((a, b) => rank(a) - rank(b));
-  const examples = ranked.slice(0, options.maxExamples);
-  const first = examples[0]!;
-  const neighbours = confident.filter(
-    (d) => d.probe.perturbation?.kind === "neighbour" && d.kind === "value",
-  ).length;
-  const summary = overfitting
-    ? `behaves like ${oracle} on the tests' own inputs but not one step away from them (${neighbours} neighbouring input${neighbours === 1 ? " gives" : "s give"} another value): overfitted to the tests`
-    : `behaves differently from ${oracle} on ${confident.length} probe${confident.length === 1 ? "" : "s"}`;
-  return [
-    {
-      kind: "behaviour-divergence",
-      severity: overfitting ? "critical" : "minor",
-      file: first.probe.file,
-      line: first.probe.line,
-      message: `${id} ${summary}; e.g. ${examples.map(describeDivergence).join("; ")}`,
-      probes: examples.map(evidenceOf),
-      divergent: confident.length,
-    },
-  ];
-}
-
-/** Neighbour value divergences first: they are the evidence a reviewer wants to see. */
-function rank(d: Divergence): number {
-  const neighbour = d.probe.perturbation?.kind === "neighbour" ? 0 : d.probe.perturbation ? 2 : 1;
-  const kind = ["value", "raises", "error-type", "accepts", "flow"].indexOf(d.kind);
-  return neighbour * 10 + kind;
-}
-
-function describeDivergence(d: Divergence): string {
-  const p = d.probe.perturbation;
-  const input = p ? `${p.before} → ${p.text} in ${d.probe.testId}` : `the inputs of ${d.probe.testId}`;
-  const at = d.instance && !/^\d+$/.test(d.instance) ? ` ${d.instance}` : "";
-  return `${input}${at} (${d.slot}): expected ${describeValue(d.oracle, 80)}, got ${describeValue(d.candidate, 80)}`;
-}
-
-function evidenceOf(d: Divergence): Record<string, unknown> {
-  const p = d.probe.perturbation;
-  return {
-    probe: d.probe.id,
-    test: d.probe.testId,
-    input: p ? { before: p.before, after: p.text, kind: p.kind } : null,
-    slot: d.slot,
-    instance: d.instance,
-    oracle: describeValue(d.oracle),
-    candidate: describeValue(d.candidate),
-    kind: d.kind,
-    witnesses: d.witnesses,
-  };
-}
-
-// ------------------------------------------------------------------------------ second verdict channel
-
-function verdictChannel(
-  candidate: CandidateRuns,
-  reference: Subject | null,
-  others: readonly Subject[],
-  probes: ReadonlyMap<string, ProbeSpec>,
-  options: ComparisonOptions,
-): Finding[] {
-  const statuses = candidate.tests;
-  if (!statuses || candidate.runs.length === 0) return [];
-  const found: { probe: ProbeSpec; slot: string; value: unknown; expected: unknown }[] = [];
-  for (const [key, o] of candidate.runs[0]!.observations) {
-    const probe = probes.get(o.probe);
-    if (!probe || probe.perturbation || o.slot === "end") continue;
-    const status =
-      statuses[`${probe.testId}${o.instance && !/^\d+$/.test(o.instance) ? o.instance : ""}`] ??
-      statuses[probe.testId];
-    if (status !== "passed") continue;
-    if (!candidate.runs.every((r) => r.observations.get(key)?.held === false)) continue;
-    const holds = (s: Subject) =>
-      s.runs.length > 0 && s.runs.every((r) => r.observations.get(key)?.held === true);
-    const confirmed = reference
-      ? holds(reference)
-      : others.filter(holds).length >= options.quorum && others.filter(holds).length * 2 > others.length;
-    if (!confirmed) continue;
-    found.push({ probe, slot: o.slot, value: o.value, expected: o.expected });
-  }
-  if (found.length === 0) return [];
-  const repeated = candidate.runs.length >= 2;
-  const first = found[0]!;
-  return [
-    {
-      kind: "behaviour-divergence",
-      severity: repeated ? "critical" : "major",
-      file: first.probe.file,
-      line: first.probe.line,
-      message: `${candidate.id}: ${found.length} assertion${found.length === 1 ? "" : "s"} of tests reported passed do not hold on the tests' own inputs in ${repeated ? "every probe run" : "the probe run"} (they hold for the ${reference ? "reference" : "majority"}): the run that passed them did not check them; e.g. ${found
-        .slice(0, options.maxExamples)
-        .map(
-          (f) =>
-            `${f.probe.testId} (${f.slot}): got ${describeValue(f.value, 80)}, the test expects ${describeValue(f.expected, 80)}`,
-        )
-        .join("; ")}`,
-      channel: "verdict",
-      probes: found.slice(0, options.maxExamples).map((f) => ({
-        probe: f.probe.id,
-        test: f.probe.testId,
-        slot: f.slot,
-        candidate: describeValue(f.value),
-        expected: describeValue(f.expected),
-      })),
-    },
-  ];
-}
-
 function clustersOf(
   candidates: readonly Subject[],
   cases: readonly string[],
@@ -448,5 +291,3 @@ function clustersOf(
     .map((g) => [...g].sort())
     .sort((a, b) => b.length - a.length || (a[0]! < b[0]! ? -1 : 1));
 }
-
-export { slotKey };

@@ -2,10 +2,10 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { selectBackend } from "../src/sandbox/select.ts";
-import { IdmappedLowers } from "../src/verify/idmapped-lowers.ts";
-import { loadTaskPack } from "../src/verify/task-pack.ts";
+import { loadTaskPack } from "../src/verify/pack/task-pack.ts";
 import { Verifier } from "../src/verify/verifier.ts";
-import { WorkspaceFactory } from "../src/verify/workspace.ts";
+import { IdmappedLowers } from "../src/verify/workspace/idmapped-lowers.ts";
+import { WorkspaceFactory } from "../src/verify/workspace/workspace.ts";
 import { writeTask } from "../test/support/task-fixture.ts";
 import { median, report } from "./stats.ts";
 

@@ -16,7 +16,6 @@
 import { readFileSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { renderTable } from "../src/cli/table.ts";
 import { type Group, Group as GroupSchema } from "../src/contracts/group.ts";
 import { createAgentGrader } from "../src/grade/agent/agent-grader.ts";
 import { CandidateTrees } from "../src/grade/agent/candidate-trees.ts";
@@ -27,6 +26,7 @@ import { labelsInPrompt, rankBySize } from "../src/grade/agent/testing/grader-fi
 import { createToolContext } from "../src/grade/agent/tool-context.ts";
 import { executeTool } from "../src/grade/agent/toolbox.ts";
 import { createStaticGrader } from "../src/grade/static/grader.ts";
+import { renderTable } from "../src/io/table.ts";
 import type { ChatModel } from "../src/llm/chat-model.ts";
 import { createOpenAIChatModel } from "../src/llm/openai-chat-model.ts";
 import { SYNTHETIC_GROUPS } from "../test/fixtures/grade/synthetic/build.ts";

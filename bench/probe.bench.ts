@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { GroupProber } from "../src/probe/group-probes.ts";
 import { selectBackend } from "../src/sandbox/select.ts";
-import { loadTaskPacks } from "../src/verify/task-pack.ts";
+import { loadTaskPacks } from "../src/verify/pack/task-pack.ts";
 import { Verifier } from "../src/verify/verifier.ts";
 import { report } from "./stats.ts";
 

@@ -11,7 +11,7 @@ import { buildApp } from "../src/server/app.ts";
 import { ServiceMetrics } from "../src/server/metrics.ts";
 import { prepareContext } from "../src/server/start-service.ts";
 import { openStore } from "../src/store/run-store.ts";
-import { PackCatalog } from "../src/verify/pack-catalog.ts";
+import { PackCatalog } from "../src/verify/pack/pack-catalog.ts";
 import { startGagar, startServe } from "../test/support/gagar-process.ts";
 import { median, report } from "./stats.ts";
 

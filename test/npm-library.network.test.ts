@@ -22,7 +22,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deriveLists } from "../src/tasks/derive.ts";
-import { loadTaskPack, type TaskPack } from "../src/verify/task-pack.ts";
+import { loadTaskPack, type TaskPack } from "../src/verify/pack/task-pack.ts";
 import { Verifier } from "../src/verify/verifier.ts";
 import { NETWORK_SKIP } from "./support/debian-rootfs.ts";
 import { bwrapForTests } from "./support/sandbox.ts";

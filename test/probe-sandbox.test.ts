@@ -30,8 +30,8 @@ import {
 import { GroupProber } from "../src/probe/group-probes.ts";
 import { planProbes } from "../src/probe/plan.ts";
 import type { JobContext } from "../src/queue/types.ts";
-import { PackCatalog, PackSource } from "../src/verify/pack-catalog.ts";
-import { loadTaskPack, loadTaskPacks, type TaskPack } from "../src/verify/task-pack.ts";
+import { PackCatalog, PackSource } from "../src/verify/pack/pack-catalog.ts";
+import { loadTaskPack, loadTaskPacks, type TaskPack } from "../src/verify/pack/task-pack.ts";
 import { Verifier } from "../src/verify/verifier.ts";
 import { loadProbeFixture, readTree } from "./support/probe-fixtures.ts";
 import { DEBIAN_MOCHA } from "./support/probe-harness.ts";

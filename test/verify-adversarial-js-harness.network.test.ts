@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { VerdictReason } from "../src/contracts/verdict.ts";
-import { loadTaskPack, type TaskPack } from "../src/verify/task-pack.ts";
+import { loadTaskPack, type TaskPack } from "../src/verify/pack/task-pack.ts";
 import { Verifier } from "../src/verify/verifier.ts";
 import { NETWORK_SKIP } from "./support/debian-rootfs.ts";
 import { bwrapForTests } from "./support/sandbox.ts";

@@ -35,8 +35,8 @@ const CHUNK_GROUPS = 1024;
  * allocation: what a trainer integration calls for millions of candidates. Same math as
  * `computeGroupAdvantages`, minus record handling (rankings must already be positions).
  *
- * Pass `buffers` to reuse output arrays across calls: on these VMs first-touching fresh memory
- * costs more than the math itself (measured ~85 ms for 24 MB vs ~25 ms for the kernel).
+ * Pass `buffers` to reuse output arrays across calls: first-touching fresh memory can cost more
+ * than the math itself (bench/advantages.bench.ts).
  */
 export function computeBatchAdvantages(
   input: BatchInput,

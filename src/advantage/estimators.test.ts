@@ -9,7 +9,7 @@ function run(name: string, rewards: number[]): number[] {
 }
 
 describe("estimators", () => {
-  it("match DESIGN.md's test vector for rewards [1,0,0,0]", () => {
+  it("match ARCHITECTURE.md's test vector for rewards [1,0,0,0]", () => {
     const cases: [string, number, number][] = [
       ["grpo", 1.5, -0.5],
       ["drgrpo", 0.75, -0.25],

@@ -12,7 +12,9 @@ export const GRPO_EPSILON = 1e-6;
 
 const registry = new Map<string, { estimator: Estimator; description: string }>();
 
+/** Adds an estimator under a new name; a name already taken is refused (as `registerGrader` does). */
 export function registerEstimator(name: string, description: string, estimator: Estimator): void {
+  if (registry.has(name)) throw new ConfigError(`an estimator named "${name}" is already registered`);
   registry.set(name, { estimator, description });
 }
 

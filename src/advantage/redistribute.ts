@@ -1,5 +1,5 @@
 /**
- * GAGAR sum-preserving advantage redistribution (DESIGN.md, "Advantage math").
+ * GAGAR sum-preserving advantage redistribution (ARCHITECTURE.md, "Formulas").
  *
  * P = passing candidates of a group, q_i ∈ [0,1] their normalized rank position (0 best), w_i their
  * weight (`linear`: w = 1 − λq; `bottom`: w = 1 − λ for the last tier only). Then

@@ -3,7 +3,7 @@ import { DEFAULTS } from "../config/defaults.ts";
 import { LIMITS } from "../config/limits.ts";
 import { packProber, type StepProber } from "../pipeline/probed-grading.ts";
 import { selectBackend } from "../sandbox/select.ts";
-import type { TaskPack } from "../verify/task-pack.ts";
+import type { TaskPack } from "../verify/pack/task-pack.ts";
 import { Verifier } from "../verify/verifier.ts";
 
 /**

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import type { Command } from "commander";
 import { ConfigError } from "../errors.ts";
 import { agentOptions, ENV } from "../grade/agent/settings.ts";
+import { graderNames } from "../grade/registry.ts";
 import { isAgentGrader } from "./commands/grader.ts";
 import { numberIn } from "./options.ts";
 
@@ -86,7 +87,7 @@ export function graderSettings(
       throw new ConfigError(`--grader-config ${file}: the options of "${name}" must be a JSON object`);
     settings[name] = options as Record<string, unknown>;
   }
-  for (const name of ["agent", "ensemble"]) {
+  for (const name of graderNames().filter(isAgentGrader)) {
     const merged = agentOptions({}, env, settings[name] ?? {});
     if (merged.baseUrl) settings[name] = merged;
     else delete settings[name];

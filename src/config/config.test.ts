@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { InputError } from "../errors.ts";
+import { RUN_CONFIG_CHECKS } from "../pipeline/config-checks.ts";
 import { DEFAULTS } from "./defaults.ts";
 import { loadConfig } from "./load.ts";
 
@@ -76,8 +77,8 @@ describe("loadConfig", () => {
   for (const [what, body, message] of bad) {
     it(`rejects ${what}, naming the key`, () => {
       const file = configFile(body);
-      expect(() => loadConfig(file)).toThrow(InputError);
-      expect(() => loadConfig(file)).toThrow(message);
+      expect(() => loadConfig(file, RUN_CONFIG_CHECKS)).toThrow(InputError);
+      expect(() => loadConfig(file, RUN_CONFIG_CHECKS)).toThrow(message);
     });
   }
 });

@@ -1,3 +1,5 @@
+import { availableParallelism } from "node:os";
+import { ADVANTAGE_DEFAULTS } from "../contracts/advantage-settings.ts";
 /**
  * Every default of `gagar.config.json`, with the reason for its value. The schema (schema.ts) takes
  * them from here and nowhere else.
@@ -55,28 +57,11 @@ export const DEFAULTS = {
   },
   /** The strongest sandbox available; `auto` never runs unsandboxed. */
   sandbox: "auto" as const,
-  /** Parallel verification sandboxes: one per core on the 2-core machines this runs on. */
-  verifyJobs: 2,
+  /** Parallel verification sandboxes: one per CPU of the host, since a test run mostly keeps one CPU busy. */
+  verifyJobs: availableParallelism(),
   /** The embedded grader needs no model, so it is the default; `agent` is the paper's grader. */
   grader: "static",
-  advantage: {
-    /** verl's default estimator. */
-    estimator: "grpo",
-    /** DESIGN.md: linear in rank position. */
-    scheme: "linear" as const,
-    /** λ = 0.5: the worst passing candidate keeps half the weight of the best before rescaling. */
-    lambda: 0.5,
-    /** Sequence-mean loss aggregation is the common case; `token` matches token-mean losses. */
-    preserve: "sequence" as const,
-    /**
-     * A pass with a critical finding (test tampering, forged results, attacks on the harness,
-     * hard-coded outputs) is scored as a failure: without the veto, redistribution only pays such a
-     * pass less, and the policy is still reinforced for the hack. An honest fix that draws a critical
-     * finding is vetoed too: docs/config.md (The veto) gives the static grader's rate on real code
-     * and when to choose `none`, the paper's setting.
-     */
-    veto: "critical" as const,
-  },
+  advantage: ADVANTAGE_DEFAULTS,
   probes: {
     /**
      * Behavioural probes (docs/probes.md) for kept groups whose task pack is known: the only check that

@@ -1,15 +1,22 @@
 import { existsSync, readFileSync, statSync } from "node:fs";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { getEstimator } from "../advantage/estimators.ts";
 import { type ConfigError, InputError } from "../errors.ts";
 import { parseRecord } from "../io/validate.ts";
 import { Config, type ConfigInput } from "./schema.ts";
 
 /**
+ * Checks of a config's names against registries that live above config (a config knows no estimator):
+ * each throws a ConfigError for a name it does not know. pipeline/config-checks.ts has the real ones.
+ */
+export interface ConfigChecks {
+  estimator?: (name: string) => unknown;
+}
+
+/**
  * Reads and validates a config file: unknown keys, bad values and a missing task pack are errors
  * naming the file and the key. Relative paths resolve against the config file's folder.
  */
-export function loadConfig(file: string): Config {
+export function loadConfig(file: string, checks: ConfigChecks = {}): Config {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -25,11 +32,16 @@ export function loadConfig(file: string): Config {
   } catch (e) {
     throw new InputError({ file }, `not valid JSON (${(e as Error).message})`);
   }
-  return resolveConfig(json, file, dirname(resolve(file)));
+  return resolveConfig(json, file, dirname(resolve(file)), checks);
 }
 
 /** Validates a config object (from a file or built in code) and resolves its paths against `baseDir`. */
-export function resolveConfig(input: ConfigInput | unknown, source: string, baseDir: string): Config {
+export function resolveConfig(
+  input: ConfigInput | unknown,
+  source: string,
+  baseDir: string,
+  checks: ConfigChecks = {},
+): Config {
   const config = parseRecord(Config, input, { file: source });
   const at = (p: string) => (isAbsolute(p) ? p : resolve(baseDir, p));
   config.tasks = at(config.tasks);
@@ -54,7 +66,7 @@ export function resolveConfig(input: ConfigInput | unknown, source: string, base
     );
   }
   try {
-    getEstimator(config.advantage.estimator);
+    checks.estimator?.(config.advantage.estimator);
   } catch (e) {
     throw new InputError({ file: source, field: "advantage.estimator" }, (e as ConfigError).message);
   }

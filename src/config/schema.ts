@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { maxSandboxJobs, SANDBOX_JOBS_PER_CPU } from "../concurrency/sandbox-jobs.ts";
+import { AdvantageSettings } from "../contracts/advantage-settings.ts";
 import { DEFAULTS } from "./defaults.ts";
 import { LIMITS, type LimitName } from "./limits.ts";
 
@@ -42,19 +43,6 @@ const PolicySource = z.strictObject({
   /** Where rollout workspaces are made (each on its own tmpfs mounted there); default the OS temp dir. */
   scratchDir: z.string().min(1).optional(),
   logprobs: z.boolean().default(DEFAULTS.policy.logprobs),
-});
-
-/** Estimator and GAGAR redistribution settings (the config's `advantage`, the service's `options`). */
-export const AdvantageSettings = z.strictObject({
-  estimator: z.string().min(1).default(DEFAULTS.advantage.estimator),
-  scheme: z.enum(["linear", "bottom", "none"]).default(DEFAULTS.advantage.scheme),
-  lambda: z
-    .number()
-    .min(0)
-    .lt(1, "λ must be below 1 so a pass never drops below a fail")
-    .default(DEFAULTS.advantage.lambda),
-  preserve: z.enum(["sequence", "token"]).default(DEFAULTS.advantage.preserve),
-  veto: z.enum(["none", "critical"]).default(DEFAULTS.advantage.veto),
 });
 
 /** `gagar.config.json`: strict (unknown keys are errors), every default from defaults.ts. */

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { AdvantageSettings } from "../config/schema.ts";
 import { AdvantageRow } from "./advantage-row.ts";
+import { AdvantageSettings } from "./advantage-settings.ts";
 import { Group, Trajectory } from "./group.ts";
 import { Ranking, RankingInput } from "./ranking.ts";
 import { Rollout } from "./rollout.ts";

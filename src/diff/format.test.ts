@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { patchCase } from "../../test/support/patch-forms.ts";
-import { forbiddenReason } from "../verify/protected-paths.ts";
+import { forbiddenReason } from "../verify/gate/protected-paths.ts";
 import { formatDiff, renderedRecord } from "./format.ts";
 import { DiffParseError, parseDiff } from "./parse.ts";
 

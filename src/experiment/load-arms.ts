@@ -8,7 +8,7 @@ import { ReplaySource } from "../rollout/replay.ts";
 import { type BackendName, selectBackend } from "../sandbox/select.ts";
 import { patchSha256 } from "../store/patch-sha.ts";
 import { openStore } from "../store/run-store.ts";
-import { loadTaskPacks, type TaskPack } from "../verify/task-pack.ts";
+import { loadTaskPacks, type TaskPack } from "../verify/pack/task-pack.ts";
 import { Verifier } from "../verify/verifier.ts";
 import { verifyRollouts } from "../verify/verify-rollouts.ts";
 import { type Arm, bitCount, passingMask, subsetsOf, type TaskArms } from "./arms.ts";

@@ -1,7 +1,7 @@
 /**
  * The static side of the four classes of attack on the test harness that run inside the test process
  * (docs/security.md §7), read off one file's added lines. Pure: shared by the verifier's gate scan
- * (verify/suspicious-patterns.ts, so a verdict carries the finding) and the static grader
+ * (verify/gate/suspicious-patterns.ts, so a verdict carries the finding) and the static grader
  * (grade/static/harness-attacks.ts, so `--veto critical` can zero a pass the runtime guards missed).
  *
  * Each rule looks for a capability an honest fix of library code does not need, rather than for one

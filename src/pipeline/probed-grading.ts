@@ -5,7 +5,7 @@ import type { ProbeSandbox } from "../grade/agent/run-probe.ts";
 import type { GradeContext, Grader } from "../grade/types.ts";
 import { type ProbeSummary, probeSummaryOf, withProbeFindings } from "../probe/group-findings.ts";
 import { type GroupProber, type PlanRunner, GroupProber as Prober } from "../probe/group-probes.ts";
-import type { TaskPack } from "../verify/task-pack.ts";
+import type { TaskPack } from "../verify/pack/task-pack.ts";
 
 /**
  * Grading with behavioural probes first, the same way wherever a group is graded (`gagar run`, the

@@ -1,5 +1,5 @@
-import { renderTable, signed } from "../cli/table.ts";
 import type { Finding } from "../contracts/finding.ts";
+import { renderTable, signed } from "../io/table.ts";
 import type { StepMetrics } from "../metrics/step-metrics.ts";
 import type { ProbeSummary } from "../probe/group-findings.ts";
 import type { StepGroup } from "./step.ts";

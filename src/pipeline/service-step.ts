@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { computeGroupAdvantages } from "../advantage/group-advantages.ts";
-import { AdvantageSettings } from "../config/schema.ts";
+import { AdvantageSettings } from "../contracts/advantage-settings.ts";
 import { type Group, SCHEMA_VERSION, Trajectory } from "../contracts/group.ts";
 import type { Ranking } from "../contracts/ranking.ts";
 import type { StepResult } from "../contracts/service.ts";
@@ -78,7 +78,7 @@ export function stepGroups(data: StepData, unitVerdicts: readonly Verdict[]): Ve
   });
 }
 
-/** Grading runs only for kept groups with two or more passing candidates (DESIGN.md). */
+/** Grading runs only for kept groups with two or more passing candidates (ARCHITECTURE.md, Formulas: redistribution needs k ≥ 2). */
 export function gradingNeeded(g: VerifiedGroup): boolean {
   return g.kept && g.group.candidates.filter((c) => c.passed).length >= 2;
 }

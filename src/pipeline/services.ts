@@ -8,7 +8,7 @@ import { ReplaySource } from "../rollout/replay.ts";
 import type { RolloutSource } from "../rollout/types.ts";
 import { selectBackend } from "../sandbox/select.ts";
 import type { SandboxBackend } from "../sandbox/types.ts";
-import { loadTaskPacks, type TaskPack } from "../verify/task-pack.ts";
+import { loadTaskPacks, type TaskPack } from "../verify/pack/task-pack.ts";
 import { Verifier } from "../verify/verifier.ts";
 import { verifyRollouts } from "../verify/verify-rollouts.ts";
 import { packProber } from "./probed-grading.ts";

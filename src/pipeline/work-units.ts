@@ -10,7 +10,7 @@ import { GroupProber } from "../probe/group-probes.ts";
 import { HandBack, type JobContext, type JobHandler } from "../queue/types.ts";
 import type { SandboxBackend } from "../sandbox/types.ts";
 import { patchSha256 } from "../store/patch-sha.ts";
-import type { PackSource } from "../verify/pack-catalog.ts";
+import type { PackSource } from "../verify/pack/pack-catalog.ts";
 import { Verifier } from "../verify/verifier.ts";
 import { verifyRollouts } from "../verify/verify-rollouts.ts";
 import { packProber, probeThenGrade } from "./probed-grading.ts";

@@ -15,14 +15,24 @@ const STEP = "step";
 /** The per-step curves and the GRPO-vs-GAGAR charts of a run, from its finished steps' metrics. */
 export function runCharts(run: RunData): Chart[] {
   const finished = run.steps.flatMap((s) => (s.metrics ? [{ idx: s.idx, m: s.metrics }] : []));
-  const series = (name: string, value: (m: StepMetrics) => number): SeriesPoint[] =>
+  const series: Series = (name, value) =>
     finished.map(({ idx, m }) => ({ x: idx, series: name, y: value(m) }));
+  const charts: Chart[] = [...stepCharts(series), ...advantageCharts(series)];
+  const latest = run.steps.filter((s) => s.groups.some((g) => g.candidates.some((c) => c.advantage))).at(-1);
+  if (latest) charts.push(advantageScatter(latest.idx, latest.groups));
+  return charts;
+}
+
+type Series = (name: string, value: (m: StepMetrics) => number) => SeriesPoint[];
+
+/** The per-step curves: pass rate, groups, rollouts, lengths, patch size, grader. */
+function stepCharts(series: Series): Chart[] {
   const spread = (of: (m: StepMetrics) => StepMetrics["tokens"]) => [
     ...series("mean", (m) => of(m).mean),
     ...series("p50", (m) => of(m).p50),
     ...series("p90", (m) => of(m).p90),
   ];
-  const charts: Chart[] = [
+  return [
     lineChart(
       {
         name: "pass-rate",
@@ -88,6 +98,12 @@ export function runCharts(run: RunData): Chart[] {
       [...series("fallbacks", (m) => m.grader.fallbacks), ...series("vetoed", (m) => m.grader.vetoed)],
       { xTitle: STEP, yTitle: "count", yZero: true, yFormat: "d" },
     ),
+  ];
+}
+
+/** GRPO against GAGAR per step: the spread of passing advantages and their correlation with length. */
+function advantageCharts(series: Series): Chart[] {
+  return [
     lineChart(
       {
         name: "advantage-spread",
@@ -115,9 +131,6 @@ export function runCharts(run: RunData): Chart[] {
       { xTitle: STEP, yTitle: "correlation", yDomain: [-1, 1], colors: METHOD_COLORS },
     ),
   ];
-  const latest = run.steps.filter((s) => s.groups.some((g) => g.candidates.some((c) => c.advantage))).at(-1);
-  if (latest) charts.push(advantageScatter(latest.idx, latest.groups));
-  return charts;
 }
 
 /** Advantage against tokens for every candidate of the step's kept groups, GRPO and GAGAR. */

@@ -44,6 +44,7 @@ export function createBwrapBackend(options: BwrapOptions = {}): SandboxBackend {
 
   const backend: SandboxBackend = {
     name: "bwrap",
+    isolated: true,
 
     async check(): Promise<Availability> {
       const { paths, missing } = findTools(TOOLS);

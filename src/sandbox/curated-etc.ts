@@ -80,7 +80,7 @@ let hooked = false;
 
 /**
  * One curated /etc per run uid, written on first use and shared by that uid's runs (bound read-only),
- * instead of one per run: writing it costs ~5 ms per candidate here. It lives in a run directory of its
+ * instead of one per run: writing a whole /etc is a noticeable part of a run's start. It lives in a run directory of its
  * own (root-owned, 0711, named after this process) until the process exits. Changes to the host's /etc
  * during a session are not picked up.
  */

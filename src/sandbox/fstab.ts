@@ -1,6 +1,6 @@
 /**
  * Mount tables for `mount -a -T FILE`, which performs a whole list of mounts in one process: a shell
- * loop of `mount` commands costs an exec each (~4 ms here), which is the bulk of a run's start cost.
+ * loop of `mount` commands costs an exec each, which is the bulk of a run's start cost.
  */
 export interface FstabEntry {
   source: string;

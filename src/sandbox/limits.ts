@@ -11,7 +11,7 @@ const MiB = 2 ** 20;
  */
 export const defaultLimits: Readonly<Required<ResourceLimits>> = Object.freeze({
   // Threads count too. 256 fits pytest with xdist workers and subprocess-heavy suites; a fork bomb
-  // hits EAGAIN long before the host's pid_max (32768 here), so the service and other runs still fork.
+  // hits EAGAIN long before the host's pid_max, so the service and other runs still fork.
   processes: 256,
   // RLIMIT_AS is virtual memory: Python and Node reserve far more than they touch, so 4 GiB lets real
   // test suites start while one runaway allocation fails fast with MemoryError/ENOMEM. It is per process:

@@ -10,8 +10,8 @@ import { SandboxError } from "../errors.ts";
 
 /**
  * Pids of every process whose real, effective, saved or filesystem uid is `uid` (zombies included).
- * Synchronous on purpose: /proc files are generated in memory, and ~100 tiny reads take ~1.5 ms
- * inline against ~12 ms through the libuv thread pool; every run scans twice.
+ * Synchronous on purpose: /proc files are generated in memory, so a hundred tiny reads inline cost
+ * far less than a trip each through the libuv thread pool; every run scans twice.
  */
 export function processesOfUid(uid: number): number[] {
   const owned: number[] = [];

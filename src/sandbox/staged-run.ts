@@ -27,7 +27,7 @@ export const CLOSE_INHERITED_FDS =
  * 2. performs the mount table (one `mount -a -T`, not one process per mount);
  * 3. runs the backend's extra root-side `steps` (fixed text built from checked system paths only);
  * 4. sets the run's rlimits (limits.ts, `ulimitValues`) and oom_score_adj=1000 with builtins: a prlimit
- *    and a choom process cost ~4 ms each per run here. The host's /proc is still mounted, and its
+ *    and a choom process would each be one more exec per run. The host's /proc is still mounted, and its
  *    /proc/self is this shell's host pid (a choom inside the pid namespace would write pid 1's entry);
  *    every process of the run inherits both;
  * 5. closes inherited descriptors, opens the seccomp filter file (when not "") on fd 4 for bwrap's
@@ -38,7 +38,7 @@ export const CLOSE_INHERITED_FDS =
 export function stageScript(steps: string[] = []): string {
   return [
     "chown=$1 owner=$2 count=$3; shift 3",
-    // One chown process for every path: each extra process costs ~10 ms per run.
+    // One chown process for every path: each extra process is one more exec per run.
     // biome-ignore lint/suspicious/noTemplateCurlyInString: shell parameter expansion, not a JS template
     'if [ "$count" -gt 0 ]; then "$chown" -R -P -h "$owner" -- "${@:1:count}" || exit 125; shift "$count"; fi',
     '"$1" -a -T "$2" || exit 125',
@@ -60,7 +60,7 @@ export function stageScript(steps: string[] = []): string {
  *   mount namespace the host never sees, and the chain runs as pid 1 of its own pid namespace with
  *   `unshare` as a parent that waits. bwrap's outer process exits as soon as the program does,
  *   without reaping its pid-1 helper; without this pid namespace that helper became a zombie of the
- *   host's init, which reaps it ~2 s late here, holding the run's uid (and its RLIMIT_NPROC count).
+ *   host's init, which may reap it long after, holding the run's uid (and its RLIMIT_NPROC count).
  *   Inside, the kernel reaps it the moment the namespace's init exits.
  */
 export function reaperArgs(paths: { unshare: string }, namespaces: string[] = []): string[] {

@@ -186,8 +186,8 @@ export function supervise(options: SuperviseOptions): Promise<Supervised> {
 /**
  * Kill strategy for the namespace backends: SIGKILL the chain's child first (bwrap's pid-1 reaper, or
  * unshare's forked pid 1), which tears the pid namespace down while the outer process is still alive to
- * reap it at once; killing only the outer process leaves that child a zombie for the host's slow init
- * (~1 s here). The outer process follows if it has not exited within a second.
+ * reap it at once; killing only the outer process leaves that child a zombie until the host's init
+ * gets to it, which can take long. The outer process follows if it has not exited within a second.
  */
 export async function terminateNamespace(child: ChildProcess, exited: Promise<void>): Promise<void> {
   const pid = child.pid;

@@ -101,6 +101,12 @@ export interface Availability {
 
 export interface SandboxBackend {
   readonly name: string;
+  /**
+   * Whether a run is isolated in namespaces of its own: binds appear at their targets and every process
+   * in it belongs to the run (so the runner may kill whatever is left). False only where candidate code
+   * runs on the host as it is.
+   */
+  readonly isolated: boolean;
   check(): Promise<Availability>;
   /** Runs argv isolated; every process it started is dead when the promise settles. */
   run(spec: RunSpec): Promise<RunResult>;

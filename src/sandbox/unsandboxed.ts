@@ -50,6 +50,7 @@ export function createUnsandboxedBackend(options: UnsandboxedOptions): SandboxBa
   const warn = options.warn ?? ((message: string) => process.stderr.write(`${message}\n`));
   return {
     name: "unsandboxed",
+    isolated: false,
 
     async check(): Promise<Availability> {
       const { missing } = findTools(TOOLS);

@@ -45,6 +45,7 @@ export function createUnshareBackend(options: UnshareOptions = {}): SandboxBacke
 
   const backend: SandboxBackend = {
     name: "unshare",
+    isolated: true,
 
     async check(): Promise<Availability> {
       const { missing } = findTools(TOOLS);

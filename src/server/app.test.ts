@@ -8,7 +8,7 @@ import { assembleStep, recordStep, type StepData, stepGroups } from "../pipeline
 import { InProcessQueue } from "../queue/in-process-queue.ts";
 import { openStore, type RunStore } from "../store/run-store.ts";
 import { memoryStore, ranking, tempDir, verdict } from "../store/testing/fixtures.ts";
-import { PackCatalog } from "../verify/pack-catalog.ts";
+import { PackCatalog } from "../verify/pack/pack-catalog.ts";
 import { buildApp, type ServiceLimits } from "./app.ts";
 import { ServiceMetrics } from "./metrics.ts";
 import { prepareContext } from "./start-service.ts";

@@ -13,7 +13,7 @@ import { InputError } from "../errors.ts";
 import { parseRecord } from "../io/validate.ts";
 import type { JobQueue, JobSnapshot } from "../queue/types.ts";
 import type { RunStore } from "../store/run-store.ts";
-import { packArchive } from "../verify/pack-archive.ts";
+import { packArchive } from "../verify/pack/pack-archive.ts";
 import { bearerMatches } from "./auth.ts";
 import { errorAnswer, HttpError } from "./http-errors.ts";
 import type { ServiceMetrics } from "./metrics.ts";
@@ -60,7 +60,7 @@ const REQUEST_ATTEMPTS = 2;
  * by `serviceJobHandler`), their work to `units`; this module only validates, admits and answers.
  */
 export function buildApp(deps: AppDeps): FastifyInstance {
-  const { requests, units, metrics, limits } = deps;
+  const { limits } = deps;
   // On close, open connections are cut: a client waiting on a job retries, and the same request is the same job.
   const app = Fastify({
     bodyLimit: limits.bodyLimitBytes,
@@ -78,8 +78,15 @@ export function buildApp(deps: AppDeps): FastifyInstance {
     }
   });
 
+  addGates(app, deps);
+  addRoutes(app, deps);
+  return app;
+}
+
+/** Authentication, the in-flight bound, metrics of every answer, and the error answers. */
+function addGates(app: FastifyInstance, deps: AppDeps): void {
+  const { metrics, limits } = deps;
   let inflight = 0;
-  const admit = serial();
   app.addHook("onRequest", async (req, reply) => {
     const path = req.url.split("?")[0]!;
     if (
@@ -119,7 +126,12 @@ export function buildApp(deps: AppDeps): FastifyInstance {
       error: { status: 404, code: "not-found", message: `no route ${req.method} ${req.url.split("?")[0]}` },
     });
   });
+}
 
+/** The service's routes: health, metrics, its OpenAPI document, the /v1 jobs, packs and run reports. */
+function addRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { requests, units, metrics } = deps;
+  const admit = serial();
   app.get("/healthz", async (_req, reply) => {
     try {
       const c = await withTimeout(units.counts(), 2000);
@@ -164,7 +176,6 @@ export function buildApp(deps: AppDeps): FastifyInstance {
   app.get<{ Params: { id: string } }>("/v1/runs/:id/report", async (req, reply) =>
     reply.type("text/html; charset=utf-8").send(await runReportPage(deps.store, req.params.id)),
   );
-  return app;
 }
 
 function parse<S extends z.ZodType>(schema: S, body: unknown): z.output<S> {

@@ -84,86 +84,91 @@ export function openApiDocument(version: string): Record<string, unknown> {
       },
     },
     security: [{ bearer: [] }],
-    paths: {
-      "/v1/advantages": {
-        post: {
-          summary: "GRPO-family advantages with GAGAR redistribution (same numbers as `gagar advantages`)",
-          requestBody: { required: true, content: json(ref("AdvantagesRequest")) },
-          responses: {
-            "200": { description: "One row per candidate", content: json(ref("AdvantagesResponse")) },
-            ...errors,
+    paths: paths(),
+  };
+}
+
+/** Every route: what it takes and what it answers. */
+function paths(): Record<string, unknown> {
+  return {
+    "/v1/advantages": {
+      post: {
+        summary: "GRPO-family advantages with GAGAR redistribution (same numbers as `gagar advantages`)",
+        requestBody: { required: true, content: json(ref("AdvantagesRequest")) },
+        responses: {
+          "200": { description: "One row per candidate", content: json(ref("AdvantagesResponse")) },
+          ...errors,
+        },
+      },
+    },
+    "/v1/verify": {
+      post: jobOperation(
+        "Verify rollout patches against the service's task packs",
+        "VerifyRequest",
+        "VerifyResult",
+      ),
+    },
+    "/v1/grade": {
+      post: jobOperation("Rank the passing candidates of groups", "GradeRequest", "GradeResult"),
+    },
+    "/v1/steps": {
+      post: jobOperation(
+        "One RL step for your rollouts: verify, dynamic-sampling filter, grade, advantages",
+        "StepRequest",
+        "StepResult",
+      ),
+    },
+    "/v1/jobs/{id}": {
+      get: {
+        summary: "A job's state, progress and result",
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+        responses: {
+          "200": { description: "The job", content: json(ref("Job")) },
+          "404": {
+            description: "No such job (or dropped after the retention time)",
+            content: json(ref("Error")),
           },
+          "401": errors["401"],
         },
       },
-      "/v1/verify": {
-        post: jobOperation(
-          "Verify rollout patches against the service's task packs",
-          "VerifyRequest",
-          "VerifyResult",
-        ),
-      },
-      "/v1/grade": {
-        post: jobOperation("Rank the passing candidates of groups", "GradeRequest", "GradeResult"),
-      },
-      "/v1/steps": {
-        post: jobOperation(
-          "One RL step for your rollouts: verify, dynamic-sampling filter, grade, advantages",
-          "StepRequest",
-          "StepResult",
-        ),
-      },
-      "/v1/jobs/{id}": {
-        get: {
-          summary: "A job's state, progress and result",
-          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
-          responses: {
-            "200": { description: "The job", content: json(ref("Job")) },
-            "404": {
-              description: "No such job (or dropped after the retention time)",
-              content: json(ref("Error")),
-            },
-            "401": errors["401"],
-          },
+    },
+    "/v1/runs/{id}/report": {
+      get: {
+        summary:
+          "A run of the service's store (its recorded /v1/steps) as the self-contained HTML page `gagar report --store` writes",
+        parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
+        responses: {
+          "200": { description: "The report page", content: { "text/html": {} } },
+          "404": { description: "No run with that id in the service's store", content: json(ref("Error")) },
+          "401": errors["401"],
         },
       },
-      "/v1/runs/{id}/report": {
-        get: {
-          summary:
-            "A run of the service's store (its recorded /v1/steps) as the self-contained HTML page `gagar report --store` writes",
-          parameters: [{ name: "id", in: "path", required: true, schema: { type: "string" } }],
-          responses: {
-            "200": { description: "The report page", content: { "text/html": {} } },
-            "404": { description: "No run with that id in the service's store", content: json(ref("Error")) },
-            "401": errors["401"],
-          },
+    },
+    "/v1/packs/{digest}": {
+      get: {
+        summary: "A task pack by content digest, as a tar archive (for `gagar worker`)",
+        parameters: [{ name: "digest", in: "path", required: true, schema: { type: "string" } }],
+        responses: {
+          "200": { description: "tar archive", content: { "application/x-tar": {} } },
+          "404": { description: "No pack with that digest here", content: json(ref("Error")) },
         },
       },
-      "/v1/packs/{digest}": {
-        get: {
-          summary: "A task pack by content digest, as a tar archive (for `gagar worker`)",
-          parameters: [{ name: "digest", in: "path", required: true, schema: { type: "string" } }],
-          responses: {
-            "200": { description: "tar archive", content: { "application/x-tar": {} } },
-            "404": { description: "No pack with that digest here", content: json(ref("Error")) },
-          },
-        },
+    },
+    "/healthz": {
+      get: {
+        summary: "Liveness, and whether the queue answers",
+        security: [],
+        responses: { "200": { description: "ok" }, "503": { description: "queue unreachable" } },
       },
-      "/healthz": {
-        get: {
-          summary: "Liveness, and whether the queue answers",
-          security: [],
-          responses: { "200": { description: "ok" }, "503": { description: "queue unreachable" } },
-        },
+    },
+    "/metrics": {
+      get: {
+        summary: "Prometheus metrics",
+        responses: { "200": { description: "text exposition format" } },
       },
-      "/metrics": {
-        get: {
-          summary: "Prometheus metrics",
-          responses: { "200": { description: "text exposition format" } },
-        },
-      },
-      "/openapi.json": {
-        get: { summary: "This document", security: [], responses: { "200": { description: "OpenAPI 3.1" } } },
-      },
+    },
+    "/openapi.json": {
+      get: { summary: "This document", security: [], responses: { "200": { description: "OpenAPI 3.1" } } },
     },
   };
 }

@@ -2,7 +2,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { GradeRequest } from "../contracts/service.ts";
 import { GradeUnit, gradeUnitId } from "../pipeline/work-units.ts";
-import { PackCatalog } from "../verify/pack-catalog.ts";
+import { PackCatalog } from "../verify/pack/pack-catalog.ts";
 import { type PrepareContext, prepareGrade } from "./prepare-jobs.ts";
 
 const catalog = PackCatalog.load([join(import.meta.dirname, "..", "..", "examples", "tasks")]);

@@ -4,7 +4,7 @@ import { InputError } from "../errors.ts";
 import type { GradeJobData, VerifyJobData } from "../pipeline/service-jobs.ts";
 import type { StepData } from "../pipeline/service-step.ts";
 import { gradeUnitId, UNIT_KINDS, type VerifyUnit, verifyUnitId } from "../pipeline/work-units.ts";
-import type { PackCatalog } from "../verify/pack-catalog.ts";
+import type { PackCatalog } from "../verify/pack/pack-catalog.ts";
 
 /** Where a problem of a request is: the body, and the dotted field in it. */
 export const BODY = "request body";

@@ -2,7 +2,7 @@ import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import { getEstimator } from "../advantage/estimators.ts";
 import { ConfigError, InputError, isUserError } from "../errors.ts";
-import { graderNames } from "../grade/registry.ts";
+import { graderCapabilities, graderNames } from "../grade/registry.ts";
 import { serviceJobHandler } from "../pipeline/service-jobs.ts";
 import { graderCache, unitHandler, VerifierSessions, type VerifyUnit } from "../pipeline/work-units.ts";
 import { openQueue } from "../queue/open-queue.ts";
@@ -10,7 +10,7 @@ import type { JobQueue } from "../queue/types.ts";
 import type { BackendName } from "../sandbox/select.ts";
 import { selectBackend } from "../sandbox/select.ts";
 import { openStore } from "../store/run-store.ts";
-import { PackCatalog, PackSource } from "../verify/pack-catalog.ts";
+import { PackCatalog, PackSource } from "../verify/pack/pack-catalog.ts";
 import { buildApp, type ServiceLimits } from "./app.ts";
 import { isLoopback } from "./auth.ts";
 import { ServiceMetrics } from "./metrics.ts";
@@ -168,7 +168,7 @@ export function prepareContext(
           { file: BODY, field: "grader" },
           `unknown grader "${name}"; known graders: ${graderNames().join(", ")}`,
         );
-      if (name !== "static") {
+      if (graderCapabilities(name)?.needsModel) {
         if (!o.graderSettings[name])
           throw new InputError(
             { file: BODY, field: "grader" },

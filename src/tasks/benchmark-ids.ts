@@ -1,4 +1,5 @@
 import type { MissingPassToPass } from "../contracts/task-spec.ts";
+import { RUNNERS } from "../verify/runners/registry.ts";
 
 /**
  * Test ids of the public benchmarks, mapped into the id space of gagar's runner adapters
@@ -48,8 +49,9 @@ export function missingPassToPassOf(benchmark: Benchmark): MissingPassToPass {
 }
 
 export function toTaskId(id: string, runner: string): string {
-  const python = runner === "pytest";
-  const js = runner === "node:test" || runner === "jest" || runner === "vitest" || runner === "mocha";
+  const style = RUNNERS.get(runner)?.idStyle;
+  const python = style === "nodes";
+  const js = style === "titles";
   let file: string | undefined;
   let parts: string[] = [];
   if (id.includes("::")) {

@@ -2,7 +2,7 @@ import type { MissingPassToPass } from "../contracts/task-spec.ts";
 import type { TestStatus } from "../contracts/verdict.ts";
 import { isUserError } from "../errors.ts";
 import { EnvironmentError } from "../verify/environments/types.ts";
-import type { TaskPack } from "../verify/task-pack.ts";
+import type { TaskPack } from "../verify/pack/task-pack.ts";
 import type { Outcome, Verifier } from "../verify/verifier.ts";
 
 /**
@@ -10,7 +10,7 @@ import type { Outcome, Verifier } from "../verify/verifier.ts";
  * pass, the empty patch must fail, every listed test id must show up in the reports, failToPass ids
  * must fail without the fix and passToPass ids pass. A task that breaks any of these would hand out
  * zero (or full) rewards that look like honest verdicts, so the result is kept beside the task
- * (`check.json`, verify/task-check-file.ts) and `gagar verify` refuses to score a task whose check
+ * (`check.json`, verify/pack/task-check-file.ts) and `gagar verify` refuses to score a task whose check
  * found it invalid.
  *
  * Two runs answer everything (`runTask`): the empty patch and the reference, each observing every
@@ -28,7 +28,7 @@ export interface TaskCheck {
   /**
    * Why the reference run did not pass, when it did not (e.g. a download the sandbox refused): what
    * its failing test cases reported (a failed `before` hook explains the ids it left missing) and the
-   * tail of its output (verify/failure-messages.ts, output-tail.ts).
+   * tail of its output (verify/verdict/failure-messages.ts, output-tail.ts).
    */
   referenceFailures?: string;
   referenceOutput?: string;

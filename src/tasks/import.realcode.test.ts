@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { checkoutRealcode, realcodeSkip } from "../../test/support/realcode.ts";
 import { selectBackend } from "../sandbox/select.ts";
-import { loadTaskPack } from "../verify/task-pack.ts";
+import { loadTaskPack } from "../verify/pack/task-pack.ts";
 import { Verifier } from "../verify/verifier.ts";
 import { importSweBench } from "./import.ts";
 

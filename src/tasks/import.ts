@@ -18,11 +18,11 @@ import { promisify } from "node:util";
 import type { TaskSpec } from "../contracts/task-spec.ts";
 import { ConfigError, InputError } from "../errors.ts";
 import { EnvironmentError } from "../verify/environments/types.ts";
-import { exportTree } from "../verify/git-tree-export.ts";
+import { saveCheck } from "../verify/pack/task-check-file.ts";
+import { listHiddenTests, loadTaskPack, type TaskPack } from "../verify/pack/task-pack.ts";
 import { runnerNamed } from "../verify/runners/registry.ts";
-import { saveCheck } from "../verify/task-check-file.ts";
-import { listHiddenTests, loadTaskPack, type TaskPack } from "../verify/task-pack.ts";
 import type { Outcome, Verifier } from "../verify/verifier.ts";
+import { exportTree } from "../verify/workspace/git-tree-export.ts";
 import type { Benchmark } from "./benchmark-ids.ts";
 import {
   finished,

@@ -12,10 +12,10 @@ import {
 import { type FileDiff, parseDiff } from "../diff/parse.ts";
 import { ConfigError, InputError } from "../errors.ts";
 import { readJsonlAll } from "../io/jsonl.ts";
-import { splitCommand } from "../verify/argv-split.ts";
-import { forbiddenReason } from "../verify/protected-paths.ts";
+import { forbiddenReason } from "../verify/gate/protected-paths.ts";
+import { splitCommand } from "../verify/pack/argv-split.ts";
+import { commandOf } from "../verify/pack/task-pack.ts";
 import { runnerNamed } from "../verify/runners/registry.ts";
-import { commandOf } from "../verify/task-pack.ts";
 import { type Benchmark, detectBenchmark, missingPassToPassOf, toTaskId } from "./benchmark-ids.ts";
 
 /**

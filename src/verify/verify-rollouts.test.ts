@@ -12,7 +12,7 @@ import { processesOfUid } from "../sandbox/processes.ts";
 import { selectBackend } from "../sandbox/select.ts";
 import type { SandboxBackend } from "../sandbox/types.ts";
 import { defaultUidRange } from "../sandbox/uid-pool.ts";
-import { loadTaskPack, loadTaskPacks } from "./task-pack.ts";
+import { loadTaskPack, loadTaskPacks } from "./pack/task-pack.ts";
 import { Verifier } from "./verifier.ts";
 import { type VerifyProgress, verifyRollouts } from "./verify-rollouts.ts";
 

@@ -6,10 +6,10 @@ import type { Verdict } from "../contracts/verdict.ts";
 import { ConfigError, isUserError } from "../errors.ts";
 import type { SandboxBackend } from "../sandbox/types.ts";
 import { EnvironmentError } from "./environments/types.ts";
-import type { GateLimits, ProtectedPolicy } from "./patch-gate.ts";
-import type { TaskPack } from "./task-pack.ts";
+import type { GateLimits, ProtectedPolicy } from "./gate/patch-gate.ts";
+import type { TaskPack } from "./pack/task-pack.ts";
 import { type Outcome, Verifier } from "./verifier.ts";
-import type { WorkspaceLimits } from "./workspace.ts";
+import type { WorkspaceLimits } from "./workspace/workspace.ts";
 
 /**
  * The library entry point of verification (`gagar verify` and the RL pipeline call it).

@@ -55,7 +55,7 @@ const Repository = z.strictObject({
   /** The test command with the runner's placeholders (default: the runner's own). */
   command: z.array(z.string().min(1)).min(1).optional(),
   environment: EnvironmentSpec.default({ kind: "host" }),
-  /** Paths of tests, helpers and fixtures (globs, verify/glob.ts): a fix's changes there are the hidden tests. */
+  /** Paths of tests, helpers and fixtures (globs, verify/gate/glob.ts): a fix's changes there are the hidden tests. */
   tests: z.array(Glob).min(1),
   /** Paths of the library's code (globs): a fix's changes there are the gold patch. */
   code: z.array(Glob).min(1),

@@ -2,7 +2,7 @@ import { execFile } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { globToRegExp } from "../../src/verify/glob.ts";
+import { globToRegExp } from "../../src/verify/gate/glob.ts";
 import type { FidelityRepository, FidelityTask } from "./manifest.ts";
 
 const run = promisify(execFile);

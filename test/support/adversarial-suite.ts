@@ -34,7 +34,7 @@ import type { Rollout } from "../../src/contracts/rollout.ts";
 import type { Verdict, VerdictReason } from "../../src/contracts/verdict.ts";
 import { selectBackend } from "../../src/sandbox/select.ts";
 import { defaultUidRange, type UidRange } from "../../src/sandbox/uid-pool.ts";
-import { loadTaskPack, type TaskPack } from "../../src/verify/task-pack.ts";
+import { loadTaskPack, type TaskPack } from "../../src/verify/pack/task-pack.ts";
 import { Verifier } from "../../src/verify/verifier.ts";
 import { verifyRollouts } from "../../src/verify/verify-rollouts.ts";
 import { bwrapForTests } from "./sandbox.ts";

@@ -5,10 +5,10 @@ import { join } from "node:path";
 import type { Finding } from "../../src/contracts/finding.ts";
 import { parseGuardLog } from "../../src/verify/guards/guard-log.ts";
 import { GUARD_FD, guardFacts, guardSetup } from "../../src/verify/guards/guard-setup.ts";
-import { parseJunit } from "../../src/verify/junit-report.ts";
 import type { HarnessObject } from "../../src/verify/runners/harness-surfaces.ts";
 import type { CanaryCheck, TestPlan, TestRunner } from "../../src/verify/runners/types.ts";
 import { SUPPORT_DIR } from "../../src/verify/runners/types.ts";
+import { parseJunit } from "../../src/verify/verdict/junit-report.ts";
 
 /**
  * A command run on the host the way sandbox-runner.py runs a test command: the report pipe on fd 3 and,

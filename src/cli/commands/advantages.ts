@@ -12,8 +12,8 @@ import { InputError } from "../../errors.ts";
 import { writeAtomically } from "../../io/atomic-output.ts";
 import { readJsonl, readJsonlAll, toJsonlLine } from "../../io/jsonl.ts";
 import { checkOutputFile } from "../../io/output-paths.ts";
+import { renderTable, signed } from "../../io/table.ts";
 import { numberIn } from "../options.ts";
-import { renderTable, signed } from "../table.ts";
 
 interface AdvantagesFlags {
   rankings?: string;

@@ -5,6 +5,7 @@ const fixture = (auto: string | null): DoctorReport => ({
   backends: [
     {
       name: "bwrap",
+      isolated: true,
       availability: {
         available: auto === "bwrap",
         missing: auto === "bwrap" ? [] : ["bwrap not found: apt-get install bubblewrap"],
@@ -13,6 +14,7 @@ const fixture = (auto: string | null): DoctorReport => ({
     },
     {
       name: "unshare",
+      isolated: true,
       availability: {
         available: auto !== null,
         missing: auto !== null ? [] : ["not running as root: run gagar as root"],
@@ -21,6 +23,7 @@ const fixture = (auto: string | null): DoctorReport => ({
     },
     {
       name: "unsandboxed",
+      isolated: false,
       availability: { available: true, missing: [], weaknesses: ["no isolation at all"] },
     },
   ],

@@ -10,7 +10,7 @@ import type { Availability, SandboxBackend } from "../../sandbox/types.ts";
 import { createUnsandboxedBackend } from "../../sandbox/unsandboxed.ts";
 import { createUnshareBackend } from "../../sandbox/unshare.ts";
 import { ENVIRONMENTS } from "../../verify/environments/registry.ts";
-import { IdmappedLowers } from "../../verify/idmapped-lowers.ts";
+import { IdmappedLowers } from "../../verify/workspace/idmapped-lowers.ts";
 import { type SuiteTool, suiteTools } from "../suite-tools.ts";
 
 /** The Python that sandboxed test runs use: Debian's, world-readable (pyenv's under /root is not). */
@@ -18,7 +18,7 @@ export const SANDBOX_PYTHON = "/usr/bin/python3";
 
 export interface DoctorReport {
   /** Every backend, in order of strength, with what it lacks and what it cannot protect against. */
-  backends: { name: string; availability: Availability }[];
+  backends: { name: string; isolated: boolean; availability: Availability }[];
   /** The backend `--sandbox auto` picks, or null when no real sandbox works here. */
   auto: string | null;
   /** Tool versions, with where they were measured or how to get them. */
@@ -41,8 +41,8 @@ export async function collectDoctorReport(): Promise<DoctorReport> {
   ];
   const backends: DoctorReport["backends"] = [];
   for (const backend of candidates)
-    backends.push({ name: backend.name, availability: await backend.check() });
-  const autoIndex = backends.findIndex((b) => b.name !== "unsandboxed" && b.availability.available);
+    backends.push({ name: backend.name, isolated: backend.isolated, availability: await backend.check() });
+  const autoIndex = backends.findIndex((b) => b.isolated && b.availability.available);
   const autoBackend = autoIndex >= 0 ? candidates[autoIndex] : undefined;
 
   const tool = (name: "bwrap" | "unshare", pkg: string) => {
@@ -118,10 +118,10 @@ const NAME_WIDTH = 12;
 /** The report as text: one block per backend, then what `auto` means here, then tool versions. */
 export function formatDoctorReport(report: DoctorReport): string {
   const lines = ["gagar doctor: sandbox backends on this host (strongest first)", ""];
-  for (const { name, availability } of report.backends) {
+  for (const { name, isolated, availability } of report.backends) {
     let state: string;
     if (!availability.available) state = "[missing]  not available";
-    else if (name === "unsandboxed") state = "[opt-in]   usable only with --allow-unsandboxed: NO isolation";
+    else if (!isolated) state = "[opt-in]   usable only with --allow-unsandboxed: NO isolation";
     else state = name === report.auto ? "[ok]       available (auto picks this)" : "[ok]       available";
     lines.push(`  ${name.padEnd(NAME_WIDTH)} ${state}`);
     for (const item of availability.missing) lines.push(`  ${"".padEnd(NAME_WIDTH)}   - ${item}`);
@@ -131,7 +131,7 @@ export function formatDoctorReport(report: DoctorReport): string {
   if (picked) {
     lines.push(`--sandbox auto: ${picked.name}, which on this host does not protect against:`);
     for (const weakness of picked.availability.weaknesses) lines.push(`  - ${weakness}`);
-    if (picked.name !== "bwrap") {
+    if (picked !== report.backends[0]) {
       lines.push("  - everything bwrap adds over it: install bubblewrap (apt-get install bubblewrap)");
     }
   } else {

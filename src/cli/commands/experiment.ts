@@ -7,10 +7,10 @@ import { outcomes, runLengthExperiment } from "../../experiment/length-experimen
 import { loadArms } from "../../experiment/load-arms.ts";
 import { writeAtomically } from "../../io/atomic-output.ts";
 import { checkOutputFile } from "../../io/output-paths.ts";
+import { renderTable } from "../../io/table.ts";
 import { BACKEND_NAMES, type BackendName } from "../../sandbox/select.ts";
 import { EXAMPLE_PACK } from "../example-pack.ts";
 import { integerWithin, numberIn, sandboxJobs } from "../options.ts";
-import { renderTable } from "../table.ts";
 
 interface LengthFlags {
   tasks: string;

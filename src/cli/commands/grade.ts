@@ -10,10 +10,10 @@ import { createGrader, graderNames } from "../../grade/registry.ts";
 import { writeAtomically } from "../../io/atomic-output.ts";
 import { readJsonl, toJsonlLine } from "../../io/jsonl.ts";
 import { checkOutputFile } from "../../io/output-paths.ts";
+import { renderTable } from "../../io/table.ts";
 import { probeThenGrade } from "../../pipeline/probed-grading.ts";
-import { loadTaskPacks } from "../../verify/task-pack.ts";
+import { loadTaskPacks } from "../../verify/pack/task-pack.ts";
 import { positiveNumber, probeSession } from "../probe-session.ts";
-import { renderTable } from "../table.ts";
 import { type AgentCommandFlags, addAgentOptions, graderOptions } from "./grader.ts";
 
 /** Agent grader flags (--base-url, --model, --passes, --concurrency, …) come from grader.ts. */

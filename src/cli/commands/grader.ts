@@ -11,17 +11,16 @@ import { DEFAULT_SFT_FILTER, selectSftExamples } from "../../grade/agent/sft-exp
 import { GraderTranscript } from "../../grade/agent/transcript.ts";
 import { type EvalReport, evaluateGrader, type SubsetScore } from "../../grade/eval/grader-eval.ts";
 import { type LoroReport, leaveOneRepoOut } from "../../grade/eval/leave-one-repo-out.ts";
-import { createGrader, graderNames } from "../../grade/registry.ts";
-import { staticTuningGrid } from "../../grade/static/tuning-grid.ts";
+import { createGrader, graderCapabilities, graderNames } from "../../grade/registry.ts";
 import type { Grader } from "../../grade/types.ts";
 import { writeAtomically } from "../../io/atomic-output.ts";
 import { readJsonl, readJsonlAll, toJsonlLine } from "../../io/jsonl.ts";
 import { checkOutputFile } from "../../io/output-paths.ts";
+import { renderTable } from "../../io/table.ts";
 import { probeThenGrade, type StepProber } from "../../pipeline/probed-grading.ts";
-import { loadTaskPacks } from "../../verify/task-pack.ts";
+import { loadTaskPacks } from "../../verify/pack/task-pack.ts";
 import { integerWithin, numberIn } from "../options.ts";
 import { positiveNumber, probeSession } from "../probe-session.ts";
-import { renderTable } from "../table.ts";
 
 /** The flags of the agent grader, shared by `gagar grade` and `gagar grader eval`. */
 export interface AgentCommandFlags extends AgentFlags {
@@ -66,8 +65,9 @@ export function addAgentOptions(command: Command): Command {
     .option("--transcripts <dir>", "keep every agent session here as JSONL (for `gagar grader export-sft`)");
 }
 
+/** Whether the grader asks a model (and so takes the model flags and the environment's settings). */
 export function isAgentGrader(name: string): boolean {
-  return name === "agent" || name === "ensemble";
+  return graderCapabilities(name)?.needsModel === true;
 }
 
 /** The grader's options: a config file's, plus (for agent/ensemble) the flags and the environment. */
@@ -163,7 +163,8 @@ export function registerGrader(program: Command): void {
       ),
   ).action(async (groupsFile: string, flags: EvalFlags) => {
     if (flags.out !== undefined) checkOutputFile(flags.out, "--out");
-    if (flags.loro && flags.grader !== "static")
+    const tuningGrid = graderCapabilities(flags.grader)?.tuningGrid;
+    if (flags.loro && !tuningGrid)
       throw new ConfigError(
         `--loro tunes the static grader; it cannot be used with --grader ${flags.grader}`,
       );
@@ -171,8 +172,8 @@ export function registerGrader(program: Command): void {
       withResolvedWorkspace(value, groupsFile),
     );
     if (flags.loro) {
-      const report = await leaveOneRepoOut(groups, staticTuningGrid(), (options) =>
-        createGrader("static", options),
+      const report = await leaveOneRepoOut(groups, tuningGrid!(), (options) =>
+        createGrader(flags.grader, options),
       );
       process.stdout.write(flags.json ? `${JSON.stringify(report)}\n` : formatLoroReport(report));
       return;

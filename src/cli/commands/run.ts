@@ -3,7 +3,9 @@ import type { Command } from "commander";
 import { loadConfig, resolveConfig } from "../../config/load.ts";
 import type { Config } from "../../config/schema.ts";
 import { agentOptions } from "../../grade/agent/settings.ts";
+import { graderCapabilities } from "../../grade/registry.ts";
 import { checkOutputDir } from "../../io/output-paths.ts";
+import { RUN_CONFIG_CHECKS } from "../../pipeline/config-checks.ts";
 import { renderGroup, renderMetrics } from "../../pipeline/report.ts";
 import { type FinishedStep, runTraining } from "../../pipeline/run.ts";
 import { buildServices } from "../../pipeline/services.ts";
@@ -31,7 +33,7 @@ export function registerRun(program: Command): void {
         quiet?: boolean;
         probes: boolean;
       }) => {
-        const config = loadConfig(flags.config);
+        const config = loadConfig(flags.config, RUN_CONFIG_CHECKS);
         checkOutputDir(config.out, `${flags.config} (field out):`);
         await runAndReport(config, {
           steps: flags.steps,
@@ -65,6 +67,7 @@ export function registerRun(program: Command): void {
         },
         "gagar demo (embedded defaults)",
         process.cwd(),
+        RUN_CONFIG_CHECKS,
       );
       const started = performance.now();
       const outcome = await runAndReport(config, { steps: flags.steps, probes: flags.probes });
@@ -93,8 +96,9 @@ async function runAndReport(
     probes: options.probes,
     policySource: (sandbox) => createPolicySourceFromConfig(config, sandbox, log),
     // Model graders may take their server, model and key from the environment, read here at the edge.
-    graderOptions:
-      config.grader === "static" ? config.graderOptions : agentOptions({}, process.env, config.graderOptions),
+    graderOptions: graderCapabilities(config.grader)?.needsModel
+      ? agentOptions({}, process.env, config.graderOptions)
+      : config.graderOptions,
   });
   try {
     log(

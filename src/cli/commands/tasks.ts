@@ -4,17 +4,17 @@ import { z } from "zod";
 import { createLimiter } from "../../concurrency/limiter.ts";
 import { EnvironmentSpec, TEST_RUNNERS, type TestRunnerName } from "../../contracts/task-spec.ts";
 import { ConfigError, InputError, TaskFaultError } from "../../errors.ts";
+import { renderTable } from "../../io/table.ts";
 import { parseRecord } from "../../io/validate.ts";
 import { BACKEND_NAMES, type BackendName, selectBackend } from "../../sandbox/select.ts";
 import { BENCHMARKS, type Benchmark } from "../../tasks/benchmark-ids.ts";
 import { checkTask, describeCheck, describeNotes, type TaskCheck } from "../../tasks/check.ts";
 import { type ImportReport, importSweBench } from "../../tasks/import.ts";
-import { splitCommand } from "../../verify/argv-split.ts";
-import { currentCheck, saveCheck } from "../../verify/task-check-file.ts";
-import { loadTaskPacks } from "../../verify/task-pack.ts";
+import { splitCommand } from "../../verify/pack/argv-split.ts";
+import { currentCheck, saveCheck } from "../../verify/pack/task-check-file.ts";
+import { loadTaskPacks } from "../../verify/pack/task-pack.ts";
 import { Verifier } from "../../verify/verifier.ts";
 import { numberIn, sandboxJobs } from "../options.ts";
-import { renderTable } from "../table.ts";
 import { exitOnSignals } from "./verify.ts";
 
 interface ImportFlags {
@@ -42,7 +42,12 @@ interface CheckFlags {
 
 export function registerTasks(program: Command): void {
   const tasks = program.command("tasks").description("create and check task packs");
+  registerTasksImport(tasks);
+  registerTasksCheck(tasks);
+}
 
+/** `gagar tasks import`: benchmark instances → task packs. */
+function registerTasksImport(tasks: Command): void {
   tasks
     .command("import")
     .description(
@@ -135,7 +140,10 @@ export function registerTasks(program: Command): void {
         throw new TaskFaultError(parts.join("; "));
       }
     });
+}
 
+/** `gagar tasks check`: task packs validated, and with --run, checked by running. */
+function registerTasksCheck(tasks: Command): void {
   tasks
     .command("check")
     .description(

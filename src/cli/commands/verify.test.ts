@@ -7,8 +7,8 @@ import { afterAll, describe, expect, it, vi } from "vitest";
 import { Group } from "../../contracts/group.ts";
 import { Verdict } from "../../contracts/verdict.ts";
 import { InputError } from "../../errors.ts";
-import { saveCheck } from "../../verify/task-check-file.ts";
-import { loadTaskPack } from "../../verify/task-pack.ts";
+import { saveCheck } from "../../verify/pack/task-check-file.ts";
+import { loadTaskPack } from "../../verify/pack/task-pack.ts";
 import { registerVerify } from "./verify.ts";
 
 const TASKS = fileURLToPath(new URL("../../../test/fixtures/verify/tasks", import.meta.url));

@@ -6,14 +6,14 @@ import { InputError, SandboxError } from "../../errors.ts";
 import { writeAtomically } from "../../io/atomic-output.ts";
 import { readJsonlAll, toJsonlLine } from "../../io/jsonl.ts";
 import { checkOutputFiles } from "../../io/output-paths.ts";
+import { renderTable } from "../../io/table.ts";
 import { BACKEND_NAMES, type BackendName, selectBackend } from "../../sandbox/select.ts";
-import { buildGroups } from "../../verify/groups.ts";
-import { summaryRows } from "../../verify/summary.ts";
-import { loadTaskPacks, type TaskPack } from "../../verify/task-pack.ts";
+import { loadTaskPacks, type TaskPack } from "../../verify/pack/task-pack.ts";
+import { buildGroups } from "../../verify/verdict/groups.ts";
+import { summaryRows } from "../../verify/verdict/summary.ts";
 import { Verifier } from "../../verify/verifier.ts";
 import { type VerifyProgress, verifyRollouts } from "../../verify/verify-rollouts.ts";
 import { sandboxJobs } from "../options.ts";
-import { renderTable } from "../table.ts";
 
 interface VerifyFlags {
   tasks: string;

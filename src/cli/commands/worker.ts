@@ -8,7 +8,7 @@ import { openQueue } from "../../queue/open-queue.ts";
 import { redact } from "../../queue/redis-url.ts";
 import { BACKEND_NAMES, type BackendName, selectBackend } from "../../sandbox/select.ts";
 import { UNITS_QUEUE } from "../../server/start-service.ts";
-import { PackCatalog, PackSource } from "../../verify/pack-catalog.ts";
+import { PackCatalog, PackSource } from "../../verify/pack/pack-catalog.ts";
 import { sandboxJobs, serviceUrl } from "../options.ts";
 import {
   addSharedServiceOptions,

@@ -1,7 +1,7 @@
 import { mkdir, rm, statfs } from "node:fs/promises";
 import { join } from "node:path";
 import { ConfigError } from "../../errors.ts";
-import { LimitedTmpfs, unmount } from "../../verify/mounts.ts";
+import { LimitedTmpfs, unmount } from "../../verify/workspace/mounts.ts";
 import { type Baseline, copyBaseline } from "./baseline.ts";
 
 /** What one rollout may store, on top of the repository it starts from. */

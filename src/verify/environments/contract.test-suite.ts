@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bwrapForTests } from "../../../test/support/sandbox.ts";
 import { patchOf, writeTask } from "../../../test/support/task-fixture.ts";
-import { loadTaskPack, type TaskPack } from "../task-pack.ts";
+import { loadTaskPack, type TaskPack } from "../pack/task-pack.ts";
 import { Verifier } from "../verifier.ts";
 
 /**
@@ -61,11 +61,12 @@ export function environmentContract(name: string, fixture: () => EnvironmentFixt
         );
         verifier = new Verifier({ sandbox: await bwrapForTests(), environmentCache: cache });
       }, 900_000);
+      // Closing removes the session's views of a whole Debian root and the fixture's image copies.
       afterAll(async () => {
         await verifier?.close();
         await f?.after?.();
         rmSync(root, { recursive: true, force: true });
-      });
+      }, 600_000);
 
       it("passes the reference and fails the empty patch, with the environment's toolchain", async () => {
         const [fixed, empty] = [

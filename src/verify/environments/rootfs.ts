@@ -1,5 +1,5 @@
 import { findTool } from "../../sandbox/host-tools.ts";
-import { hostRuntime } from "../host-runtime.ts";
+import { hostRuntime } from "../run/host-runtime.ts";
 import { prepareRoot } from "./root-source.ts";
 import type { Environment } from "./types.ts";
 

@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { writeTask } from "../../../test/support/task-fixture.ts";
 import { selectBackend } from "../../sandbox/select.ts";
-import { IdmappedLowers } from "../idmapped-lowers.ts";
-import { mountsBelow } from "../stale-sessions.ts";
-import { loadTaskPack } from "../task-pack.ts";
+import { loadTaskPack } from "../pack/task-pack.ts";
+import { mountsBelow } from "../session/stale-sessions.ts";
 import { Verifier } from "../verifier.ts";
+import { IdmappedLowers } from "../workspace/idmapped-lowers.ts";
 
 const root = mkdtempSync(join(tmpdir(), "gagar-setup-views-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

@@ -1,7 +1,7 @@
 import type { EnvironmentSpec } from "../../contracts/task-spec.ts";
 import { ConfigError } from "../../errors.ts";
 import type { SandboxBackend } from "../../sandbox/types.ts";
-import type { Snapshot } from "../snapshot.ts";
+import type { Snapshot } from "../workspace/snapshot.ts";
 
 /**
  * The seam between the verifier and the place a task's tests run. One implementation per kind

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bwrapForTests } from "../../../test/support/sandbox.ts";
 import { patchOf, writeTask } from "../../../test/support/task-fixture.ts";
-import { loadTaskPack } from "../task-pack.ts";
+import { loadTaskPack } from "../pack/task-pack.ts";
 import { Verifier } from "../verifier.ts";
 
 /**

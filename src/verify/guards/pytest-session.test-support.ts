@@ -2,8 +2,8 @@ import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
-import { parseJunit } from "../junit-report.ts";
 import { SUPPORT_DIR, type TestPlan } from "../runners/types.ts";
+import { parseJunit } from "../verdict/junit-report.ts";
 import { type GuardLog, parseGuardLog } from "./guard-log.ts";
 import { GUARD_FD, guardFacts, guardSetup } from "./guard-setup.ts";
 

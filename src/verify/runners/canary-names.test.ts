@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { redactLine } from "../output-tail.ts";
+import { redactLine } from "../run/output-tail.ts";
 import { canaryNames } from "./canary.ts";
 import { jsId } from "./js-ids.ts";
 import { mochaKeys } from "./mocha.ts";

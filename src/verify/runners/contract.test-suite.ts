@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bwrapForTests } from "../../../test/support/sandbox.ts";
 import { patchOf, writeTask } from "../../../test/support/task-fixture.ts";
-import { secretLines } from "../output-tail.ts";
-import { loadTaskPack, type TaskPack } from "../task-pack.ts";
+import { loadTaskPack, type TaskPack } from "../pack/task-pack.ts";
+import { secretLines } from "../run/output-tail.ts";
 import { Verifier } from "../verifier.ts";
 
 /**

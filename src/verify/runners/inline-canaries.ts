@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import { pytestKey } from "../test-ids.ts";
+import { pytestKey } from "../verdict/test-ids.ts";
 import { nonce } from "./canary.ts";
 import { jsId } from "./js-ids.ts";
 import type { CanaryCheck, PlanFile } from "./types.ts";

@@ -11,6 +11,9 @@ import { planWrapped, reporterFiles } from "./wrapped-js.ts";
  */
 export const jestRunner: TestRunner = {
   name: "jest",
+  idStyle: "titles",
+  needsTestFiles: true,
+  needsCanaryCommand: false,
   defaultCommand: ["node_modules/.bin/jest", "--ci", "--reporters={reporter}", "--runTestsByPath", "{tests}"],
   requires: ["{reporter}", "{tests}"],
   fileOf: fileOfId,

@@ -1,4 +1,4 @@
-import type { JunitCase } from "../junit-report.ts";
+import type { JunitCase } from "../verdict/junit-report.ts";
 
 /**
  * Test ids of the JavaScript runners: `<file>::<describe> > <nested describe> > <test name>`

@@ -1,4 +1,4 @@
-import type { JunitCase } from "../junit-report.ts";
+import type { JunitCase } from "../verdict/junit-report.ts";
 import { expandCommand, nonce } from "./canary.ts";
 import type { PlannedRun, TestPlan, TestRunner } from "./types.ts";
 import { REPORT_PATH } from "./types.ts";
@@ -17,6 +17,9 @@ import { REPORT_PATH } from "./types.ts";
  */
 export const junitRunner: TestRunner = {
   name: "junit",
+  idStyle: "own",
+  needsTestFiles: false,
+  needsCanaryCommand: true,
   defaultCommand: [],
   requires: ["{junit}"],
   python: false,

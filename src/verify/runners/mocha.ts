@@ -1,5 +1,5 @@
 import { posix } from "node:path";
-import type { JunitCase } from "../junit-report.ts";
+import type { JunitCase } from "../verdict/junit-report.ts";
 import { assertCanaries, expandCommand, nonce } from "./canary.ts";
 import { handOffLines, jsHarness, MOCHA_HARNESS } from "./harness-surfaces.ts";
 import { inlineJsFiles } from "./inline-canaries.ts";
@@ -26,6 +26,9 @@ import { reporterFiles } from "./wrapped-js.ts";
  */
 export const mochaRunner: TestRunner = {
   name: "mocha",
+  idStyle: "titles",
+  needsTestFiles: true,
+  needsCanaryCommand: false,
   defaultCommand: ["node_modules/.bin/mocha", "--reporter={reporter}", "{tests}"],
   requires: ["{reporter}", "{tests}"],
   python: false,

@@ -15,6 +15,9 @@ import { REPORT_PATH } from "./types.ts";
  */
 export const nodeTestRunner: TestRunner = {
   name: "node:test",
+  idStyle: "titles",
+  needsTestFiles: true,
+  needsCanaryCommand: false,
   defaultCommand: [
     "node",
     "--test",

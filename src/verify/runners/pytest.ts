@@ -1,6 +1,6 @@
 import { posix } from "node:path";
-import type { JunitCase } from "../junit-report.ts";
-import { pytestCaseId, pytestCaseKey, pytestKey } from "../test-ids.ts";
+import type { JunitCase } from "../verdict/junit-report.ts";
+import { pytestCaseId, pytestCaseKey, pytestKey } from "../verdict/test-ids.ts";
 import { expandCommand, ints, nonce } from "./canary.ts";
 import { pythonInlineCanaries } from "./inline-canaries.ts";
 import { fileOfId } from "./js-ids.ts";
@@ -16,6 +16,9 @@ import { REPORT_PATH } from "./types.ts";
  */
 export const pytestRunner: TestRunner = {
   name: "pytest",
+  idStyle: "nodes",
+  needsTestFiles: true,
+  needsCanaryCommand: false,
   // --rootdir=. pins node ids to the workspace root (an ini file in tests/ would otherwise move it).
   defaultCommand: [
     "python3",
@@ -91,7 +94,7 @@ export function pytestCanary(dir: string): PlanFile & { checks: CanaryCheck[] } 
     `        unittest.TestCase().assertEqual(${unittest.a}, ${unittest.b}, "${m2}")`,
     "    except AssertionError as error:",
     // Re-raised from here so that pytest's report shows this frame only: rendering the failure inside
-    // unittest/case.py made pytest parse that whole module (~40 ms per verification, measured). Only
+    // unittest/case.py made pytest parse that whole module on every verification. Only
     // AssertionError is caught, so a patched assertEqual that skips or errors still misses "fail".
     "        raise AssertionError(str(error)) from None",
     "",

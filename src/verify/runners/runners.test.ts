@@ -204,6 +204,7 @@ const DEBIAN_MOCHA = "/usr/share/nodejs/mocha/bin/mocha.js";
 describe("runner registry", () => {
   it("has one adapter for every runner a task.json may name", () => {
     expect([...RUNNERS.keys()].sort()).toEqual([...TEST_RUNNERS].sort());
+    for (const [name, runner] of RUNNERS) expect(runner.name).toBe(name);
     expect(() => runnerNamed("tap")).toThrow(/unknown test runner "tap"/);
   });
 });

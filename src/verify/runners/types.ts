@@ -1,4 +1,5 @@
-import type { JunitCase } from "../junit-report.ts";
+import type { TestRunnerName } from "../../contracts/task-spec.ts";
+import type { JunitCase } from "../verdict/junit-report.ts";
 import type { HarnessObject } from "./harness-surfaces.ts";
 
 /**
@@ -15,7 +16,17 @@ import type { HarnessObject } from "./harness-surfaces.ts";
  *   process as the hidden tests they guard (canary.ts says what each catches).
  */
 export interface TestRunner {
-  readonly name: string;
+  readonly name: TestRunnerName;
+  /**
+   * How a benchmark's test names are written as this runner's ids (tasks/benchmark-ids.ts): `nodes`,
+   * `file::Class::test` (pytest's node ids); `titles`, `file::suite > title` (the JavaScript
+   * frameworks); `own`, the names are the ids as they are (junit classnames).
+   */
+  readonly idStyle: "nodes" | "titles" | "own";
+  /** Whether a task must have test files for it (`{tests}`); junit's command finds its tests itself. */
+  readonly needsTestFiles: boolean;
+  /** Whether a task must give `test.canaryCommand`: the runner cannot write canaries in a framework it does not know. */
+  readonly needsCanaryCommand: boolean;
   /** The command a task gets when it names the runner but no command. */
   readonly defaultCommand: readonly string[];
   /** Placeholders a task's command must contain (each as a whole argument, except `{junit}`). */

@@ -11,6 +11,9 @@ import { planWrapped } from "./wrapped-js.ts";
  */
 export const vitestRunner: TestRunner = {
   name: "vitest",
+  idStyle: "titles",
+  needsTestFiles: true,
+  needsCanaryCommand: false,
   defaultCommand: ["node_modules/.bin/vitest", "run", "--reporter=junit", "--outputFile={junit}", "{tests}"],
   requires: ["{junit}", "{tests}"],
   // vite's parsers are WebAssembly, whose instances reserve ~10 GiB of address space each.

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { posix } from "node:path";
-import type { JunitCase } from "../junit-report.ts";
+import type { JunitCase } from "../verdict/junit-report.ts";
 import { expandCommand, ints, loadStatement, nonce, wrapperPath } from "./canary.ts";
 import { type HarnessObject, handOffLines, jsHarness } from "./harness-surfaces.ts";
 import { inlineJsFiles } from "./inline-canaries.ts";

@@ -16,7 +16,7 @@ import { createTranscriptDir, GraderTranscript } from "../src/grade/agent/transc
 import { createStaticGrader } from "../src/grade/static/grader.ts";
 import { createOpenAIChatModel } from "../src/llm/openai-chat-model.ts";
 import { packProber } from "../src/pipeline/probed-grading.ts";
-import type { TaskPack } from "../src/verify/task-pack.ts";
+import type { TaskPack } from "../src/verify/pack/task-pack.ts";
 import { Verifier } from "../src/verify/verifier.ts";
 import {
   type OpenAITestServer,

@@ -12,7 +12,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { loadTaskPack, type TaskPack } from "../../src/verify/task-pack.ts";
+import { loadTaskPack, type TaskPack } from "../../src/verify/pack/task-pack.ts";
 import { applyEdits, parseEdits } from "../fixtures/grade/synthetic/build.ts";
 import { patchOf, writeTask } from "./task-fixture.ts";
 

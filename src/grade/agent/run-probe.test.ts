@@ -7,7 +7,7 @@ import { bwrapForTests } from "../../../test/support/sandbox.ts";
 import type { Group } from "../../contracts/group.ts";
 import type { ChatRequest } from "../../llm/chat-model.ts";
 import { ScriptedChatModel, type ScriptedReply } from "../../llm/scripted-model.ts";
-import type { TaskPack } from "../../verify/task-pack.ts";
+import type { TaskPack } from "../../verify/pack/task-pack.ts";
 import { Verifier } from "../../verify/verifier.ts";
 import { createStaticGrader } from "../static/grader.ts";
 import { createAgentGrader } from "./agent-grader.ts";

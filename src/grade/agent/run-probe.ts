@@ -4,7 +4,7 @@ import type { PlanRunner } from "../../probe/group-probes.ts";
 import { SANDBOX_CHANNEL } from "../../probe/group-probes.ts";
 import { PROBE_CHANNEL_ENV } from "../../probe/plan.ts";
 import { planSnippet, SnippetError, type SnippetResult, snippetResult } from "../../probe/snippet.ts";
-import type { TaskPack } from "../../verify/index.ts";
+import type { TaskPack } from "../../verify/pack/task-pack.ts";
 import { REFERENCE_SUBJECT } from "./protocol.ts";
 import { shown, type ToolContext } from "./tool-context.ts";
 import { ToolError } from "./tool-error.ts";

@@ -3,10 +3,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { probeFixturePack } from "../../../test/support/probe-fixtures.ts";
+import { DEBIAN_MOCHA } from "../../../test/support/probe-harness.ts";
 import { bwrapForTests } from "../../../test/support/sandbox.ts";
 import type { Group } from "../../contracts/group.ts";
 import type { ChatRequest } from "../../llm/chat-model.ts";
 import { ScriptedChatModel, type ScriptedReply } from "../../llm/scripted-model.ts";
+import { packProber, probeThenGrade } from "../../pipeline/probed-grading.ts";
 import type { TaskPack } from "../../verify/pack/task-pack.ts";
 import { Verifier } from "../../verify/verifier.ts";
 import { createStaticGrader } from "../static/grader.ts";
@@ -106,6 +108,55 @@ describe("run_probe", () => {
     expect(line(FITTED)).toContain("holds=false");
     expect(transcript.protocolVersion).toBe(2);
     expect(transcript.tools.map((t) => t.name)).toContain("run_probe");
+  }, 300_000);
+
+  it("reaches the grader the way the probes do (probeThenGrade), here on a mocha task", async () => {
+    const built = probeFixturePack(root, "mocha-duration-units", {
+      failToPass: ["test/parse.spec.js::parseDuration > combined units > adds hours and minutes"],
+      test: {
+        command: ["node", DEBIAN_MOCHA, "--reporter={reporter}", "{tests}"],
+        env: { NODE_PATH: "/usr/share/nodejs" },
+      },
+    });
+    const mochaGroup: Group = {
+      schemaVersion: 1,
+      id: "run-probe-mocha",
+      task: { id: built.pack.spec.id, statement: "", language: "javascript", workspace: built.pack.repoDir },
+      candidates: ["unit-loop", "lookup-table"].map((id) => ({
+        id,
+        patch: built.patches.get(id)!,
+        passed: true,
+        reward: 1,
+      })),
+    };
+    const code = 'import { parseDuration } from "../lib/index.js";\nparseDuration("2h15m")';
+    const model = new ScriptedChatModel((request) =>
+      request.messages.some((m) => m.role === "tool")
+        ? prober(request)
+        : { toolCalls: [{ name: "run_probe", arguments: { code, candidates: ["A", "B", "reference"] } }] },
+    );
+    const transcripts: GraderTranscriptRecord[] = [];
+    const grader = createAgentGrader({
+      model,
+      staticGrader: createStaticGrader(),
+      passes: 1,
+      transcripts: { write: async (r) => void transcripts.push(r) },
+    });
+    const stepProber = packProber((id) => (id === built.pack.spec.id ? built.pack : undefined), verifier, {
+      budgetSec: 120,
+      jobs: 1,
+    });
+    await probeThenGrade(grader, mochaGroup, stepProber);
+    const request = model.calls.at(-1)!.request;
+    const result = request.messages.find((m) => m.role === "tool")!.content as string;
+    const order = transcripts[0]!.sessions[0]!.order;
+    const line = (subject: string) => result.split("\n").find((l) => l.startsWith(`${subject}:`))!;
+    const labelOf = (id: string) => "AB"[order.indexOf(id)]!;
+    expect(line("reference")).toContain('value={"t":"num","v":"8100"}');
+    expect(line(labelOf("unit-loop"))).toContain('value={"t":"num","v":"8100"}');
+    // The table of the tested combinations falls back to the old parser, which reads the first unit only.
+    expect(line(labelOf("lookup-table"))).toContain('value={"t":"num","v":"7200"}');
+    expect(model.calls[0]!.request.tools!.map((t) => t.name)).toContain("run_probe");
   }, 300_000);
 
   it("runs nothing once the pass's run_probe time is spent", async () => {

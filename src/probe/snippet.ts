@@ -52,7 +52,11 @@ export async function planSnippet(runner: string, dir: string, code: string): Pr
     throw new SnippetError(`code is ${code.length} characters; at most ${MAX_SNIPPET_CHARS}`);
   const syntax = await loadSyntax();
   const python = runner === "pytest";
-  const shape = syntax.withTree(python ? "python" : "javascript", code, (root) => shapeOf(root, code));
+  // A Python snippet pasted from inside a test is indented; as a module it would not parse.
+  const source = python ? dedent(code) : code;
+  const shape = syntax.withTree(python ? "python" : "javascript", source, (root) =>
+    shapeOf(root, source, !python),
+  );
   if (shape.error)
     throw new SnippetError(`code does not parse as ${python ? "Python" : "JavaScript"}: ${shape.error}`);
   const path = posix.join(dir, python ? `test_${TEST_NAME}.py` : `${TEST_NAME}.test.mjs`);
@@ -78,14 +82,15 @@ interface Shape {
   body: string;
 }
 
-function shapeOf(root: Node, code: string): Shape {
+/** `hoist`: an ES module's imports must be top-level, so they are taken out of the test body. */
+function shapeOf(root: Node, code: string, hoist: boolean): Shape {
   if (root.hasError) {
     const bad = firstError(root);
     return { error: `line ${(bad?.startPosition.row ?? 0) + 1}`, expression: false, imports: [], body: "" };
   }
   const statements = root.namedChildren.filter((n): n is Node => n !== null && n.type !== "comment");
-  const imports = statements.filter((s) => s.type === "import_statement");
-  const kept = statements.filter((s) => s.type !== "import_statement");
+  const imports = hoist ? statements.filter((s) => s.type === "import_statement") : [];
+  const kept = statements.filter((s) => !imports.includes(s));
   if (kept.length === 0) return { expression: false, imports: imports.map((s) => s.text), body: "" };
   // The last statement, when it is an expression that is not itself an assertion, is what is observed.
   const last = kept[kept.length - 1]!;

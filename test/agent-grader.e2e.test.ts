@@ -128,7 +128,7 @@ describe("gagar grade --grader agent against an OpenAI-compatible server", () =>
     for (const r of rankings) {
       expect(r.grader).toMatchObject({
         name: "agent",
-        version: "protocol-1/grader-test",
+        version: "protocol-2/grader-test",
         passes: 3,
         passesSubmitted: 3,
         consistency: 1,

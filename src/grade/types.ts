@@ -1,5 +1,6 @@
 import type { Group } from "../contracts/group.ts";
 import type { Ranking } from "../contracts/ranking.ts";
+import type { ProbeSandbox } from "./agent/run-probe.ts";
 
 /**
  * What a grader may be told besides the group. Kept small on purpose: every grader (static, agent,
@@ -8,6 +9,8 @@ import type { Ranking } from "../contracts/ranking.ts";
 export interface GradeContext {
   /** Aborts a long grading session (an agent's tool loop); graders that finish instantly may ignore it. */
   signal?: AbortSignal;
+  /** The group's task pack and sandbox, when known: the agent grader then offers run_probe. */
+  probeSandbox?: ProbeSandbox;
 }
 
 /**

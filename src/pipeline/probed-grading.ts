@@ -1,6 +1,7 @@
 import type { Group } from "../contracts/group.ts";
 import type { Ranking } from "../contracts/ranking.ts";
 import type { Verdict } from "../contracts/verdict.ts";
+import type { ProbeSandbox } from "../grade/agent/run-probe.ts";
 import type { GradeContext, Grader } from "../grade/types.ts";
 import { type ProbeSummary, probeSummaryOf, withProbeFindings } from "../probe/group-findings.ts";
 import { type GroupProber, type PlanRunner, GroupProber as Prober } from "../probe/group-probes.ts";
@@ -19,6 +20,8 @@ export interface StepProber {
     group: Group,
     verdicts?: readonly (Verdict | undefined)[],
   ): Promise<ProbeSummary | null>;
+  /** The task's pack and sandbox for the agent grader's run_probe; null when the pack is not here. */
+  sandbox?(taskId: string): Promise<ProbeSandbox | null>;
 }
 
 export interface ProbeSettings {
@@ -43,6 +46,10 @@ export function packProber(
       );
       return prober.probe(pack, candidates, { budgetMs: settings.budgetSec * 1000, jobs: settings.jobs });
     },
+    async sandbox(taskId) {
+      const pack = await packOf(taskId);
+      return pack ? { pack, runner: prober.runner } : null;
+    },
   };
 }
 
@@ -64,6 +71,8 @@ export async function probeThenGrade(
   const passing = group.candidates.filter((c) => c.passed).length;
   const probes = prober && passing >= 2 ? await prober.probe(group.task.id, group, options.verdicts) : null;
   const probeMs = performance.now() - started;
-  const ranking = await grader.grade(probes ? withProbeFindings(group, probes.findings) : group, options.ctx);
+  const sandbox = prober?.sandbox && passing >= 2 ? await prober.sandbox(group.task.id) : null;
+  const ctx = sandbox ? { ...options.ctx, probeSandbox: sandbox } : options.ctx;
+  const ranking = await grader.grade(probes ? withProbeFindings(group, probes.findings) : group, ctx);
   return { ranking: probes ? { ...ranking, probes: probeSummaryOf(probes) } : ranking, probes, probeMs };
 }

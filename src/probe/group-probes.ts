@@ -71,7 +71,7 @@ export class GroupProber {
    */
   private readonly references = new Map<string, ProbeRun[]>();
 
-  constructor(private readonly runner: PlanRunner) {}
+  constructor(readonly runner: PlanRunner) {}
 
   /** The task's probe plan and the test plan that runs it (cached per task: the same tests give the same plan). */
   plan(pack: TaskPack): Promise<{ probe: ProbePlan; tests: TestPlan | null }> {

@@ -12,7 +12,9 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { loadTaskPack, type TaskPack } from "../../src/verify/pack/task-pack.ts";
 import { applyEdits, parseEdits } from "../fixtures/grade/synthetic/build.ts";
+import { patchOf, writeTask } from "./task-fixture.ts";
 
 export const PROBE_FIXTURES = fileURLToPath(new URL("../fixtures/probe", import.meta.url));
 
@@ -84,4 +86,40 @@ export function writeTree(ws: string, files: ReadonlyMap<string, string>): void 
     mkdirSync(dirname(join(ws, path)), { recursive: true });
     writeFileSync(join(ws, path), content);
   }
+}
+
+/**
+ * A probe fixture as a task pack under `root` (its hidden tests, its reference fix), and its
+ * candidates' patches of the pack's repository by id.
+ */
+export function probeFixturePack(
+  root: string,
+  name: string,
+  spec: { failToPass: string[]; test?: Record<string, unknown> },
+): { pack: TaskPack; patches: Map<string, string>; fixture: ProbeFixture } {
+  const fixture = loadProbeFixture(name);
+  const base = readTree(join(PROBE_FIXTURES, name, "repo"));
+  const changed = (subject: string) =>
+    Object.fromEntries(
+      [...fixture.tree(subject)].filter(
+        ([path, text]) => !fixture.hidden.has(path) && base.get(path) !== text,
+      ),
+    );
+  const repo = Object.fromEntries(base);
+  const dir = writeTask(join(root, "packs"), {
+    id: name,
+    spec: {
+      statement: fixture.statement,
+      language: fixture.runner === "pytest" ? "python" : "javascript",
+      test: { runner: fixture.runner, ...spec.test },
+      failToPass: spec.failToPass,
+      passToPass: [],
+      timeoutSec: 60,
+    },
+    repo,
+    tests: Object.fromEntries(fixture.hidden),
+    reference: changed("reference"),
+  });
+  const patches = new Map(fixture.candidates.map((c) => [c.id, patchOf(repo, changed(c.id))]));
+  return { pack: loadTaskPack(dir), patches, fixture };
 }

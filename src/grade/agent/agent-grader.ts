@@ -9,7 +9,8 @@ import { CandidateTrees } from "./candidate-trees.ts";
 import { AGENT_DEFAULTS } from "./defaults.ts";
 import { labelMap, passOrder } from "./labels.ts";
 import { buildUserMessage, SYSTEM_PROMPT, scrubIds } from "./prompt.ts";
-import { PROTOCOL_VERSION, TOOL_SPECS } from "./protocol.ts";
+import { PROTOCOL_VERSION, RUN_PROBE_SPEC, TOOL_SPECS } from "./protocol.ts";
+import { probeSession } from "./run-probe.ts";
 import { runSession, type SessionBudget } from "./session.ts";
 import { createToolContext } from "./tool-context.ts";
 import { executeTool } from "./toolbox.ts";
@@ -90,6 +91,7 @@ export function createAgentGrader(options: AgentGraderOptions): Grader {
         const toolCtx = createToolContext(
           trees,
           order.map((id, i) => ({ label: labels[i]!, candidate: byId.get(id)! })),
+          probeSession(ctx.probeSandbox),
         );
         // Hint texts are ours, but may name other candidates: ids become this pass's labels.
         const hints =
@@ -128,7 +130,7 @@ export function createAgentGrader(options: AgentGraderOptions): Grader {
             staticView,
             probeHints,
           }),
-          tools: TOOL_SPECS,
+          tools: toolsFor(ctx),
           labels,
           execute: (call) => executeTool(toolCtx, call),
           budget,
@@ -212,11 +214,17 @@ export function createAgentGrader(options: AgentGraderOptions): Grader {
           consistency: verdict.consistency,
           staticFindings,
           latencyMs: now() - started,
+          tools: toolsFor(ctx),
         }),
       );
       return ranking;
     },
   };
+}
+
+/** run_probe only where the group's task pack is known. */
+function toolsFor(ctx: GradeContext) {
+  return ctx.probeSandbox ? [...TOOL_SPECS, RUN_PROBE_SPEC] : TOOL_SPECS;
 }
 
 /** The behavioural probes' findings the pipeline added to a candidate's own (docs/probes.md). */

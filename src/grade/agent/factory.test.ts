@@ -8,7 +8,7 @@ describe("agentGraderFactory", () => {
   it("builds the agent and ensemble graders, named for the mode and versioned by protocol and model", () => {
     expect(agentGraderFactory("agent")(base)).toMatchObject({
       name: "agent",
-      version: "protocol-1/grader-7b",
+      version: "protocol-2/grader-7b",
     });
     expect(agentGraderFactory("ensemble")({ ...base, passes: 5 }).name).toBe("ensemble");
   });

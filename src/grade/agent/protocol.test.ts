@@ -1,11 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { parseSubmission, TOOL_ARGS, TOOL_SPECS } from "./protocol.ts";
+import { PROTOCOL_VERSION, parseSubmission, RUN_PROBE_SPEC, TOOL_ARGS, TOOL_SPECS } from "./protocol.ts";
 
 const labels = ["A", "B", "C"];
 const submit = (value: unknown) => parseSubmission(JSON.stringify(value), labels);
 
-describe("protocol v1", () => {
-  it("offers exactly the seven v1 tools, and an argument schema for each inspection tool", () => {
+describe("protocol v2", () => {
+  it("offers the seven v1 tools always and run_probe with a task pack, and an argument schema for each tool but submit_ranking", () => {
+    expect(PROTOCOL_VERSION).toBe(2);
+    expect(RUN_PROBE_SPEC.name).toBe("run_probe");
     expect(TOOL_SPECS.map((t) => t.name)).toEqual([
       "list_files",
       "read_file",
@@ -16,7 +18,8 @@ describe("protocol v1", () => {
       "submit_ranking",
     ]);
     expect(Object.keys(TOOL_ARGS).sort()).toEqual(
-      TOOL_SPECS.map((t) => t.name)
+      [...TOOL_SPECS, RUN_PROBE_SPEC]
+        .map((t) => t.name)
         .filter((n) => n !== "submit_ranking")
         .sort(),
     );

@@ -3,10 +3,13 @@ import { Severity } from "../../contracts/finding.ts";
 import type { ToolSpec } from "../../llm/chat-model.ts";
 
 /**
- * Grader tool protocol v1 (docs/grader-protocol.md). A grader model is trained on these names and
- * argument shapes, so any change to them is a new protocol version.
+ * Grader tool protocol v2 (docs/grader-protocol.md). A grader model is trained on these names and
+ * argument shapes, so any change to them is a new protocol version. v2 added `run_probe`, offered only
+ * when the group's task pack is known.
  */
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
+/** Protocol versions whose transcripts the SFT export still reads (v1 is v2 without run_probe). */
+export const READABLE_PROTOCOL_VERSIONS = [1, 2] as const;
 
 const candidate = {
   type: "string",
@@ -121,6 +124,31 @@ export const TOOL_SPECS: ToolSpec[] = [
 ];
 
 export const SUBMIT_TOOL = "submit_ranking";
+export const RUN_PROBE_TOOL = "run_probe";
+/** The subject name of the task's reference fix in run_probe (labels are single capitals, never this). */
+export const REFERENCE_SUBJECT = "reference";
+export const MAX_PROBE_CODE_CHARS = 4000;
+
+/** run_probe: offered only when the group's task pack (hidden tests, environment, reference) is known. */
+export const RUN_PROBE_SPEC: ToolSpec = {
+  name: RUN_PROBE_TOOL,
+  description:
+    "Run code in the sandbox against candidates' patched repositories (and the task's reference fix, as \"reference\"), as the body of one test in a module beside the task's hidden tests, with the task's environment and a small time limit. Give an expression, or a few statements in the task's language (imports included); the last expression's value and each assertion's operands are recorded instead of checked, and how the code ended (returned, or the exception's type). Returns what each candidate produced, so you can compare them on inputs the tests do not try.",
+  parameters: {
+    type: "object",
+    properties: {
+      code: { type: "string", description: "an expression or a few statements, at most 4000 characters" },
+      candidates: {
+        type: "array",
+        items: { type: "string" },
+        minItems: 1,
+        description: 'labels (A, B, …) and/or "reference"; default every candidate and the reference',
+      },
+    },
+    required: ["code"],
+    additionalProperties: false,
+  },
+};
 
 const candidateArg = z.string().min(1).optional();
 /** Argument schemas of the inspection tools, keyed by tool name. */
@@ -140,6 +168,13 @@ export const TOOL_ARGS = {
   view_patch: z.strictObject({ candidate: z.string().min(1) }),
   compare_patches: z.strictObject({ a: z.string().min(1), b: z.string().min(1) }),
   view_test_results: z.strictObject({ candidate: z.string().min(1) }),
+  run_probe: z.strictObject({
+    code: z
+      .string()
+      .refine((c) => c.trim() !== "", "is empty: send an expression or a few statements")
+      .refine((c) => c.length <= MAX_PROBE_CODE_CHARS, `is longer than ${MAX_PROBE_CODE_CHARS} characters`),
+    candidates: z.array(z.string().min(1)).min(1).optional(),
+  }),
 } as const;
 export type InspectionTool = keyof typeof TOOL_ARGS;
 

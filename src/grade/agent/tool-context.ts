@@ -1,6 +1,7 @@
 import type { Candidate } from "../../contracts/group.ts";
 import { DiffParseError, type FileDiff, parseDiff } from "../../diff/parse.ts";
 import type { CandidateTrees } from "./candidate-trees.ts";
+import type { ProbeSession } from "./run-probe.ts";
 import { ToolError } from "./tool-error.ts";
 
 /** A candidate as one session's tools see it: under its label for this pass. */
@@ -17,14 +18,18 @@ export interface ToolContext {
   /** Labels in the order shown to the model. */
   labels: string[];
   byLabel: ReadonlyMap<string, ShownCandidate>;
+  /** The sandbox for run_probe, when the group's task pack is known. */
+  probe?: ProbeSession;
 }
 
 export function createToolContext(
   trees: CandidateTrees,
   shown: Array<{ label: string; candidate: Candidate }>,
+  probe?: ProbeSession,
 ): ToolContext {
   return {
     trees,
+    ...(probe && { probe }),
     labels: shown.map((s) => s.label),
     byLabel: new Map(shown.map((s) => [s.label, { ...s, files: parsePatch(s.candidate.patch) }])),
   };

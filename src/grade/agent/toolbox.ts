@@ -2,6 +2,7 @@ import type { ToolCall } from "../../llm/chat-model.ts";
 import { listFiles, readFile, search } from "./inspect-files.ts";
 import { comparePatches, viewPatch, viewTestResults } from "./inspect-patches.ts";
 import { describeZodError, type InspectionTool, parseJsonArguments, TOOL_ARGS } from "./protocol.ts";
+import { runProbe } from "./run-probe.ts";
 import type { ToolContext } from "./tool-context.ts";
 import { ToolError } from "./tool-error.ts";
 
@@ -18,6 +19,7 @@ const HANDLERS: { [K in InspectionTool]: (ctx: ToolContext, args: never) => Prom
   view_patch: viewPatch,
   compare_patches: comparePatches,
   view_test_results: viewTestResults,
+  run_probe: runProbe,
 };
 
 /**
@@ -27,8 +29,9 @@ const HANDLERS: { [K in InspectionTool]: (ctx: ToolContext, args: never) => Prom
  */
 export async function executeTool(ctx: ToolContext, call: ToolCall): Promise<string> {
   const name = call.name as InspectionTool;
-  if (!Object.hasOwn(HANDLERS, name)) {
-    return `${TOOL_ERROR_PREFIX}unknown tool "${call.name}"; the tools are ${[...Object.keys(HANDLERS), "submit_ranking"].join(", ")}`;
+  const offered = Object.keys(HANDLERS).filter((t) => t !== "run_probe" || ctx.probe);
+  if (!offered.includes(name)) {
+    return `${TOOL_ERROR_PREFIX}unknown tool "${call.name}"; the tools are ${[...offered, "submit_ranking"].join(", ")}`;
   }
   const json = parseJsonArguments(call.arguments);
   if (!json.ok) return TOOL_ERROR_PREFIX + json.error;

@@ -7,7 +7,7 @@ import { type SCHEMA_VERSION, SchemaVersion } from "../../contracts/group.ts";
 import type { Ranking } from "../../contracts/ranking.ts";
 import type { ToolSpec } from "../../llm/chat-model.ts";
 import { type PassRecord, passUsage } from "./aggregate-passes.ts";
-import { PROTOCOL_VERSION, TOOL_SPECS } from "./protocol.ts";
+import { PROTOCOL_VERSION, READABLE_PROTOCOL_VERSIONS } from "./protocol.ts";
 
 /**
  * The record of grading one group with the agent: every session (pass) with its full message
@@ -55,7 +55,9 @@ export type TranscriptSession = z.output<typeof TranscriptSession>;
 export const GraderTranscript = z.looseObject({
   schemaVersion: SchemaVersion,
   kind: z.literal("grader-transcript"),
-  protocolVersion: z.literal(PROTOCOL_VERSION),
+  protocolVersion: z.union(
+    READABLE_PROTOCOL_VERSIONS.map((v) => z.literal(v)) as [z.ZodLiteral<1>, z.ZodLiteral<2>],
+  ),
   grader: z.string(),
   model: z.string(),
   groupId: z.string(),
@@ -85,7 +87,7 @@ export type GraderTranscript = z.output<typeof GraderTranscript>;
 export interface GraderTranscriptRecord {
   schemaVersion: typeof SCHEMA_VERSION;
   kind: "grader-transcript";
-  protocolVersion: typeof PROTOCOL_VERSION;
+  protocolVersion: (typeof READABLE_PROTOCOL_VERSIONS)[number];
   grader: string;
   model: string;
   groupId: string;
@@ -110,6 +112,8 @@ export function buildTranscript(input: {
   consistency: number | null;
   staticFindings: Record<string, Finding[]>;
   latencyMs: number;
+  /** The tools the sessions were offered (run_probe only with a task pack). */
+  tools: ToolSpec[];
 }): GraderTranscriptRecord {
   return {
     schemaVersion: 1,
@@ -120,7 +124,7 @@ export function buildTranscript(input: {
     groupId: input.group.id,
     taskId: input.group.task.id,
     startedAt: new Date(input.startedAt).toISOString(),
-    tools: TOOL_SPECS,
+    tools: input.tools,
     staticCritical: Object.entries(input.staticFindings)
       .filter(([, fs]) => fs.some((f) => f.severity === "critical"))
       .map(([id]) => id),

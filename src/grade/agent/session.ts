@@ -134,18 +134,7 @@ export async function runSession(input: SessionInput): Promise<SessionRecord> {
         if (now() >= deadline || controller.signal.aborted) return done(timeFailure());
         return done(fail("server", `model server failed: ${error.message}`));
       }
-      const calls = response.message.toolCalls ?? [];
-      record.turns.push({
-        usage: response.usage,
-        attempts: response.attempts,
-        latencyMs: response.latencyMs,
-        finishReason: response.finishReason,
-        toolCalls: calls.length,
-      });
-      record.usage.promptTokens += response.usage.promptTokens;
-      record.usage.completionTokens += response.usage.completionTokens;
-      record.usage.requests += response.attempts;
-      messages.push(response.message);
+      const calls = recordTurn(record, response);
 
       if (!calls.length) {
         messages.push({
@@ -155,10 +144,7 @@ export async function runSession(input: SessionInput): Promise<SessionRecord> {
         continue;
       }
       const { results, submission } = await runCalls(input, calls);
-      for (const r of results) if (r.content.startsWith(TOOL_ERROR_PREFIX)) record.toolErrors++;
-      record.invalidSubmissions += results.filter(
-        (r, i) => calls[i]!.name === SUBMIT_TOOL && r.content.startsWith(TOOL_ERROR_PREFIX),
-      ).length;
+      countToolErrors(record, calls, results);
       messages.push(...results);
       if (submission) return done({ kind: "submitted", submission });
       if (turn === input.budget.maxTurns - 1) messages.push({ role: "user", content: NUDGE_LAST_TURN });
@@ -178,6 +164,31 @@ export async function runSession(input: SessionInput): Promise<SessionRecord> {
     record.latencyMs = now() - started;
     return record;
   }
+}
+
+/** Keeps one model response in the record (its usage, its turn, the message) and returns its tool calls. */
+function recordTurn(record: SessionRecord, response: Awaited<ReturnType<ChatModel["complete"]>>): ToolCall[] {
+  const calls = response.message.toolCalls ?? [];
+  record.turns.push({
+    usage: response.usage,
+    attempts: response.attempts,
+    latencyMs: response.latencyMs,
+    finishReason: response.finishReason,
+    toolCalls: calls.length,
+  });
+  record.usage.promptTokens += response.usage.promptTokens;
+  record.usage.completionTokens += response.usage.completionTokens;
+  record.usage.requests += response.attempts;
+  record.messages.push(response.message);
+  return calls;
+}
+
+/** Counts the tool errors of one message's results, and among them the rejected submissions. */
+function countToolErrors(record: SessionRecord, calls: ToolCall[], results: ToolMessage[]): void {
+  for (const r of results) if (r.content.startsWith(TOOL_ERROR_PREFIX)) record.toolErrors++;
+  record.invalidSubmissions += results.filter(
+    (r, i) => calls[i]!.name === SUBMIT_TOOL && r.content.startsWith(TOOL_ERROR_PREFIX),
+  ).length;
 }
 
 /** Runs one message's tool calls; a submission counts only if it is valid and the only one. */

@@ -329,29 +329,27 @@ def _gagar_probe_helper():
             except Exception as e:
                 return False, e
 
+        @staticmethod
+        def holds(test, *values):
+            """Whether the assertion held; None when the comparison itself raised."""
+            try:
+                return bool(test(*values))
+            except Exception:
+                return None
+
         def check(self, key, op, actual, expected):
             a_ok, a = self.evaluate(actual)
             e_ok, e = self.evaluate(expected)
             if self.full(key):
                 return
-            held = False
-            if a_ok and e_ok:
-                try:
-                    held = bool(BINARY[op](a, e))
-                except Exception:
-                    held = None
+            held = self.holds(BINARY[op], a, e) if a_ok and e_ok else False
             self.record(key, ser(a) if a_ok else raised(a), held, ser(e) if e_ok else raised(e))
 
         def value(self, key, op, thunk):
             ok, v = self.evaluate(thunk)
             if self.full(key):
                 return
-            held = False
-            if ok:
-                try:
-                    held = bool(UNARY[op](v))
-                except Exception:
-                    held = None
+            held = self.holds(UNARY[op], v) if ok else False
             self.record(key, ser(v) if ok else raised(v), held)
 
         def operands(self, key, op, left, right):
@@ -359,12 +357,7 @@ def _gagar_probe_helper():
             b_ok, b = self.evaluate(right)
             if self.full(key):
                 return
-            held = False
-            if a_ok and b_ok:
-                try:
-                    held = bool(BINARY[op](a, b))
-                except Exception:
-                    held = None
+            held = self.holds(BINARY[op], a, b) if a_ok and b_ok else False
             values = [ser(a) if a_ok else raised(a), ser(b) if b_ok else raised(b)]
             self.record(key, {"t": "operands", "v": values}, held)
 

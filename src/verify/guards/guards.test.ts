@@ -3,9 +3,9 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import type { TestPlan } from "../runners/types.ts";
 import { parseGuardLog } from "./guard-log.ts";
-import { GUARD_FD, guardFacts, guardSetup } from "./guard-setup.ts";
+import { guardFacts, guardSetup } from "./guard-setup.ts";
+import { NO_PLAN, WITH_GUARD_PIPE } from "./pytest-session.test-support.ts";
 
 /**
  * The pytest guard loaded the way a run loads it (guard-setup.ts: the environment, the modules in a support
@@ -17,26 +17,6 @@ import { GUARD_FD, guardFacts, guardSetup } from "./guard-setup.ts";
 
 const scratch = mkdtempSync(join(tmpdir(), "gagar-guards-"));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-const NO_PLAN = { files: [], runs: [], support: [], locate: () => null } as unknown as TestPlan;
-
-/** Starts argv with a pipe on fd 4 (its inode in GAGAR_GUARD_PIPE) and copies what arrives to `out`. */
-const WITH_GUARD_PIPE = `import fcntl, os, subprocess, sys
-out, argv = sys.argv[1], sys.argv[2:]
-r, w = (fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in os.pipe())
-os.dup2(w, ${GUARD_FD}, inheritable=True)
-os.close(w)
-env = dict(os.environ, GAGAR_GUARD_PIPE=str(os.fstat(${GUARD_FD}).st_ino))
-child = subprocess.Popen(argv, pass_fds=(${GUARD_FD},), env=env)
-os.close(${GUARD_FD})
-with open(out, "wb") as f:
-    while True:
-        chunk = os.read(r, 65536)
-        if not chunk:
-            break
-        f.write(chunk)
-sys.exit(child.wait())
-`;
-
 interface GuardRun {
   status: number | null;
   started: boolean;

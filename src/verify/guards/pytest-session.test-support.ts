@@ -41,10 +41,11 @@ export interface SessionOptions {
   timeoutMs?: number;
 }
 
-const NO_PLAN = { files: [], runs: [], support: [], locate: () => null } as unknown as TestPlan;
+/** A plan with no files: the guards then watch only what the command itself names. */
+export const NO_PLAN = { files: [], runs: [], support: [], locate: () => null } as unknown as TestPlan;
 
 /** Starts argv with a pipe on fd 4 (its inode in GAGAR_GUARD_PIPE) and copies what arrives to `out`. */
-const WITH_GUARD_PIPE = `import fcntl, os, subprocess, sys
+export const WITH_GUARD_PIPE = `import fcntl, os, subprocess, sys
 out, argv = sys.argv[1], sys.argv[2:]
 r, w = (fcntl.fcntl(fd, fcntl.F_DUPFD_CLOEXEC, 10) for fd in os.pipe())
 os.dup2(w, ${GUARD_FD}, inheritable=True)

@@ -366,8 +366,9 @@ describe("ticker", () => {
         out,
         "--sandbox",
         "bwrap",
+        // Long enough for the mocha run to reach its end on a loaded machine before it is stopped.
         "--timeout",
-        "15",
+        "40",
       );
       expect(code, stderr).toBe(3);
       expect(entries(out), stderr).toEqual(["ticker-1"]);
@@ -378,14 +379,14 @@ describe("ticker", () => {
       const check = JSON.parse(readFileSync(join(out, "ticker-1", "check.json"), "utf8"));
       expect(check.valid).toBe(true);
       expect(check.notes.join("\n")).toMatch(
-        /the run without the fix did not finish within the task's 15s timeout \(2 tests reported before it was stopped\): .*mocha's --timeout and --exit/,
+        /the run without the fix did not finish within the task's 40s timeout \(2 tests reported before it was stopped\): .*mocha's --timeout and --exit/,
       );
       // The loop: the base got through one test before it hung, so no test is known to fail without the fix.
       expect(stderr).toMatch(
-        /✗ loop-1: not imported: .*:2 \(field FAIL_TO_PASS\): cannot derive: no test is known to fail without the fix: the run without the fix did not finish within the task's 15s timeout \(1 test reported before it was stopped\): a test that hangs .* needs a per-test timeout/,
+        /✗ loop-1: not imported: .*:2 \(field FAIL_TO_PASS\): cannot derive: no test is known to fail without the fix: the run without the fix did not finish within the task's 40s timeout \(1 test reported before it was stopped\): a test that hangs .* needs a per-test timeout/,
       );
     },
-    240_000,
+    400_000,
   );
 });
 

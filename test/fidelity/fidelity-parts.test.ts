@@ -8,7 +8,7 @@ import type { TestStatus } from "../../src/contracts/verdict.ts";
 import { InputError } from "../../src/errors.ts";
 import { compareObserved } from "./compare.ts";
 import { refusalOf } from "./fidelity.ts";
-import { loadManifest, MANIFEST_PATH } from "./manifest.ts";
+import { loadManifest, MANIFEST_PATH, ONLY_VARIABLE, selectRepositories } from "./manifest.ts";
 import { renderTables, replaceTables, summarizeFindings } from "./table.ts";
 import { classifyPath } from "./upstream.ts";
 
@@ -185,5 +185,27 @@ describe("the manifest", () => {
     const file = join(dir, "twice.json");
     writeFileSync(file, JSON.stringify(manifest));
     expect(() => loadManifest(file)).toThrow(/already used at repositories\.0\.tasks\.0/);
+  });
+});
+
+describe("selectRepositories", () => {
+  const manifest = loadManifest(fileURLToPath(MANIFEST_PATH));
+  const names = manifest.repositories.map((r) => r.name);
+
+  it("keeps the whole manifest when nothing is named, and exactly the named repositories otherwise", () => {
+    expect(selectRepositories(manifest, undefined)).toBe(manifest);
+    expect(selectRepositories(manifest, " , ")).toBe(manifest);
+    fc.assert(
+      fc.property(fc.subarray(names, { minLength: 1 }), (chosen) => {
+        const selected = selectRepositories(manifest, ` ${chosen.join(" ,")} `);
+        expect(selected.repositories.map((r) => r.name)).toEqual(names.filter((n) => chosen.includes(n)));
+      }),
+    );
+  });
+
+  it("refuses a name the manifest does not have, naming it", () => {
+    expect(() => selectRepositories(manifest, `${names[0]},nobody/nothing`)).toThrow(
+      new RegExp(`^${ONLY_VARIABLE}: no repository "nobody/nothing" in the manifest`),
+    );
   });
 });

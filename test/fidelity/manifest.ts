@@ -112,3 +112,27 @@ export function loadManifest(file: string): FidelityManifest {
   });
   return manifest;
 }
+
+/** The environment variable that narrows a run of the suite to some repositories (names, comma-separated). */
+export const ONLY_VARIABLE = "GAGAR_FIDELITY_ONLY";
+
+/**
+ * The manifest narrowed to the repositories `only` names (`owner/name`, comma-separated), or the whole
+ * manifest when `only` is unset or blank. A name the manifest does not have is an error naming it, so a
+ * typo cannot turn a run into one that checks nothing.
+ */
+export function selectRepositories(manifest: FidelityManifest, only: string | undefined): FidelityManifest {
+  const names = (only ?? "")
+    .split(",")
+    .map((n) => n.trim())
+    .filter(Boolean);
+  if (names.length === 0) return manifest;
+  const known = new Set(manifest.repositories.map((r) => r.name));
+  const unknown = names.filter((n) => !known.has(n));
+  if (unknown.length)
+    throw new InputError(
+      { file: ONLY_VARIABLE },
+      `no repository ${unknown.map((n) => `"${n}"`).join(", ")} in the manifest (it has ${[...known].join(", ")})`,
+    );
+  return { ...manifest, repositories: manifest.repositories.filter((r) => names.includes(r.name)) };
+}

@@ -124,6 +124,36 @@ describe("canaries planted into a pytest module", () => {
     }
   });
 
+  it("plants nothing where the module marks or skips all its tests, which would mark or skip the canaries too", () => {
+    const head = "import shutil\n\nimport pytest\n\nfrom calc import div\n\n";
+    const tail = "\n\ndef test_div():\n    assert div(4, 2) == 2\n";
+    const wide = [
+      // attrs' tests/test_pyright.py
+      'pytestmark = [\n    pytest.mark.skipif(\n        shutil.which("pyright") is None, reason="Requires pyright."\n    ),\n]',
+      "pytestmark = pytest.mark.xfail(strict=True)",
+      'pytestmark: list = [pytest.mark.usefixtures("db")]',
+      'cloudpickle = pytest.importorskip("cloudpickle")',
+      'pytest.importorskip("numpy")',
+      'try:\n    import numpy\nexcept ImportError:\n    pytest.skip("no numpy", allow_module_level=True)',
+    ];
+    for (const shape of wide)
+      expect(
+        pythonInlineCanaries("tests/test_x.py", head + shape + tail, new Set(["calc"])),
+        shape,
+      ).toBeNull();
+    // Per-test marks and skips leave the canaries alone: they are planted.
+    const local = [
+      '@pytest.mark.skipif(shutil.which("x") is None, reason="no x")\ndef test_x():\n    pass',
+      'def test_y():\n    np = pytest.importorskip("numpy")\n    assert np',
+      "def test_z():\n    assert pytestmark == 1",
+    ];
+    for (const shape of local)
+      expect(
+        pythonInlineCanaries("tests/test_x.py", head + shape + tail, new Set(["calc"])),
+        shape,
+      ).not.toBeNull();
+  });
+
   it("plants nothing where the module imports nothing of the repository's", () => {
     expect(
       pythonInlineCanaries(

@@ -9,6 +9,19 @@ import type { CanaryCheck } from "./types.ts";
 const PY_FROM = /^from\s+(\.*[A-Za-z_][\w.]*)\s+import\s+\(?([^)#\n]+)\)?/gm;
 const PY_IMPORT = /^import\s+([A-Za-z_][\w.]*)(?:\s+as\s+([A-Za-z_]\w*))?\s*$/gm;
 const PY_TEST_NAME = /^\s*def\s+(test\w*)\s*\(/gm;
+/**
+ * What a module applies to every test it holds, canaries appended to it included: its `pytestmark`
+ * (a skipif for a missing tool, an xfail, a fixture), and skipping the whole module (a top-level
+ * `importorskip`, `pytest.skip(..., allow_module_level=True)`). Such a module honestly reports a
+ * must-fail canary skipped or xfailed, which the verdict reads as forgery (attrs' test_pyright.py skips
+ * itself without pyright), so it gets none; the directory's canary module still runs beside it. Only
+ * the hidden test's own text decides this, which a candidate cannot change.
+ */
+const MODULE_WIDE = [
+  /^pytestmark\s*(?::[^=\n]*)?=(?!=)/m,
+  /^(?![\s#])[^\n]*\bimportorskip\(/m,
+  /\ballow_module_level\s*=\s*True\b/,
+];
 const UNITTEST_METHODS: Record<string, (s: string, m: string) => string> = {
   assertEqual: (s, m) => `self.assertEqual(${s}, "${nonce()}", "${m}")`,
   assertEquals: (s, m) => `self.assertEqual(${s}, "${nonce()}", "${m}")`,
@@ -37,6 +50,7 @@ export function pythonInlineCanaries(
   // A module whose tests are not named test_* follows a project's own python_functions; a canary
   // named test_* might not be collected there, and a missing canary reads as forgery.
   if (subjects.length === 0 || !tests.some((t) => t.startsWith("test_"))) return null;
+  if (MODULE_WIDE.some((pattern) => pattern.test(content))) return null;
   const words = wordsOf(
     tests.map((t) => t.replace(/^test_?/, "")),
     "_",

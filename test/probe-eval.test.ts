@@ -6,7 +6,7 @@
  *
  * What must hold for any trustworthy probe system: no honest candidate gets a critical finding, and
  * recall with probes is not below recall without. The recall figure is the one measured when the set
- * was written (docs/probes.md, Measured), as a lower bound.
+ * was written, as a lower bound.
  */
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";

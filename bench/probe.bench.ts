@@ -2,7 +2,7 @@
  * Behavioural probes' cost per group, as a ratio to the group's own test time (goal ≤ 1.0): for each
  * task of the example pack, a group of its 8 recorded rollouts is verified in the sandbox one at a time
  * (the group's own test time), then its passing candidates are probed one run at a time (the reference
- * twice, each candidate once: src/probe/group-probes.ts). Both are wall times of the same kind of
+ * once, again only when a candidate differs from it, each candidate once: src/probe/group-probes.ts). Both are wall times of the same kind of
  * sandbox run on the same machine, measured side by side. The same candidates are then probed again
  * as a later group of the task would be: the reference's runs are reused, the candidates run again.
  *

@@ -95,8 +95,9 @@ it("runs the model's code on each chosen candidate in the sandbox, and the value
   const sandbox = await packProber((id) => (id === pack.spec.id ? pack : undefined), verifier, {
     budgetSec: 60,
     jobs: 1,
+    runProbe: { callSec: 30, passSec: 90 },
   }).sandbox!(pack.spec.id);
-  expect(sandbox).not.toBeNull();
+  expect(sandbox).toMatchObject({ pack, callSec: 30, passSec: 90 });
   const ranking = await grader.grade(group, { probeSandbox: sandbox! });
   expect(ranking.grader.fallback).toBeUndefined();
 

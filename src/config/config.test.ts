@@ -72,6 +72,11 @@ describe("loadConfig", () => {
       { ...base, rollouts: { ...policy, scratchDir: "nowhere" } },
       /field rollouts\.scratchDir\).*nowhere does not exist/,
     ],
+    [
+      "a run_probe time of zero",
+      { ...base, probes: { runProbeCallSec: 0 } },
+      /field probes\.runProbeCallSec\)/,
+    ],
     ["malformed JSON", "{ tasks: ", /not valid JSON/],
   ];
   for (const [what, body, message] of bad) {

@@ -69,11 +69,19 @@ export const DEFAULTS = {
      */
     enabled: true,
     /**
-     * Wall seconds of probe runs per group. The reference runs twice and each passing candidate once,
-     * each a few times the task's own test run (every test with up to 16 nudged inputs); a group of 8
-     * on a small task takes well under this, and a slow task is cut off instead of holding the step.
+     * Wall seconds of probe runs per group. The reference runs once (twice when a candidate differs
+     * from it) and each passing candidate once, each about the task's own test run (every test with up
+     * to 16 nudged inputs); a group of 8 on a small task takes well under this, and a slow task is cut
+     * off instead of holding the step.
      */
     budgetSec: 120,
+    /**
+     * The agent grader's run_probe tool: wall seconds of one subject's run of the model's snippet (a
+     * snippet runs a few expressions, so more than this is a loop), and of all its runs in one grading
+     * pass (a few calls over the group, without letting one pass hold the step).
+     */
+    runProbeCallSec: 20,
+    runProbePassSec: 120,
   },
   sampling: {
     /** Generation rounds per step before giving up on filling the batch (DAPO uses a cap like this). */

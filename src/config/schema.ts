@@ -75,6 +75,16 @@ export const Config = z.strictObject({
         .positive()
         .max(LIMITS.sessionSeconds.max, `at most ${LIMITS.sessionSeconds.max} ${LIMITS.sessionSeconds.why}`)
         .default(DEFAULTS.probes.budgetSec),
+      runProbeCallSec: z
+        .number()
+        .positive()
+        .max(LIMITS.sessionSeconds.max, `at most ${LIMITS.sessionSeconds.max} ${LIMITS.sessionSeconds.why}`)
+        .default(DEFAULTS.probes.runProbeCallSec),
+      runProbePassSec: z
+        .number()
+        .positive()
+        .max(LIMITS.sessionSeconds.max, `at most ${LIMITS.sessionSeconds.max} ${LIMITS.sessionSeconds.why}`)
+        .default(DEFAULTS.probes.runProbePassSec),
     })
     .default({ ...DEFAULTS.probes }),
   sampling: z

@@ -28,6 +28,8 @@ export interface ProbeSettings {
   budgetSec: number;
   /** Probe runs at once. */
   jobs: number;
+  /** The agent grader's run_probe budgets (ProbeSandbox); its defaults when left out. */
+  runProbe?: { callSec: number; passSec: number };
 }
 
 /** Probes a group's passing candidates with the task pack `packOf` gives, on `runner`'s sandbox. */
@@ -48,7 +50,7 @@ export function packProber(
     },
     async sandbox(taskId) {
       const pack = await packOf(taskId);
-      return pack ? { pack, runner: prober.runner } : null;
+      return pack ? { pack, runner: prober.runner, ...settings.runProbe } : null;
     },
   };
 }

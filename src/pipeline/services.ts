@@ -54,6 +54,7 @@ export async function buildServices(
           probes: packProber((id) => packs.get(id), verifier, {
             budgetSec: config.probes.budgetSec,
             jobs: config.verifyJobs,
+            runProbe: { callSec: config.probes.runProbeCallSec, passSec: config.probes.runProbePassSec },
           }),
         }),
     },

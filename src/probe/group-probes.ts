@@ -7,7 +7,7 @@ import { GUARD_FD } from "../verify/guards/guard-setup.ts";
 import type { TaskPack } from "../verify/pack/task-pack.ts";
 import type { RunOverrides } from "../verify/run/candidate-run.ts";
 import type { TestPlan } from "../verify/runners/types.ts";
-import type { PlanRun } from "../verify/verifier.ts";
+import type { PlanAhead, PlanRun } from "../verify/verifier.ts";
 import { type ProbeRun, readProbeChannel } from "./channel.ts";
 import { type CandidateRuns, type Comparison, compareProbeRuns } from "./compare.ts";
 import { type ProbePlan, planProbes } from "./plan.ts";
@@ -15,8 +15,9 @@ import { probeRunEnv } from "./run-env.ts";
 
 /**
  * Behavioural probes of one group in the verifier's sandbox (phase 2 of docs/probes.md): the task's
- * probe plan (plan.ts) run on the reference patch twice (once per task and prober: later groups of the
- * task reuse those runs) and on every passing candidate once — without a reference, every candidate
+ * probe plan (plan.ts) run on the reference patch (once per task and prober: later groups of the task
+ * reuse its runs; a second run, to drop nondeterministic observations, only once some candidate
+ * differs from the first) and on every passing candidate once — without a reference, every candidate
  * twice — under the task's environment and limits, within a time budget per group, and the runs
  * compared (compare.ts).
  *
@@ -27,7 +28,13 @@ import { probeRunEnv } from "./run-env.ts";
 
 /** What runs a plan in the sandbox: `Verifier.runPlan`. */
 export interface PlanRunner {
-  runPlan(pack: TaskPack, patch: string, plan: TestPlan, overrides: RunOverrides): Promise<PlanRun | null>;
+  runPlan(
+    pack: TaskPack,
+    patch: string,
+    plan: TestPlan,
+    overrides: RunOverrides,
+    ahead?: PlanAhead,
+  ): Promise<PlanRun | null>;
 }
 
 export interface ProbedCandidate {
@@ -63,6 +70,12 @@ export interface GroupProbeResult {
 export const SANDBOX_CHANNEL = `/proc/self/fd/${GUARD_FD}`;
 /** The least time a run is given: less would only produce a cut-short run. */
 const MIN_RUN_SEC = 1;
+/**
+ * The key of a task's probe runs among the runs started ahead (one plan per task). A run started ahead
+ * keeps the timeout of the run it was started beside, so the budget can be overrun by at most the
+ * time that run waited.
+ */
+const PROBE_RUNS = "behavioural-probes";
 
 export class GroupProber {
   private readonly plans = new Map<string, Promise<{ probe: ProbePlan; tests: TestPlan | null }>>();
@@ -105,23 +118,27 @@ export class GroupProber {
     if (!tests || probe.probes.length === 0)
       return done(probe.skipped[0]?.reason ?? "the hidden tests give no probe");
     const limit = createLimiter(options.jobs ?? 1);
+    // Runs asked for and not begun yet: while there are, the next one's sandbox starts during this one.
+    let waiting = 0;
+    const ahead = { key: PROBE_RUNS, readyNext: () => waiting > 0 };
     // One sandbox run of the probe plan on `patch`; null when the budget is spent or the run was cut short.
-    const runOnce = (patch: string): Promise<ProbeRun | { failed: string }> =>
-      limit(async () => {
+    const runOnce = (patch: string): Promise<ProbeRun | { failed: string }> => {
+      waiting++;
+      return limit(async () => {
+        waiting--;
         const left = deadline - performance.now();
         if (left < MIN_RUN_SEC * 1000) return { failed: "the group's probe budget is spent" };
         const timeoutSec = Math.max(MIN_RUN_SEC, Math.min(pack.spec.timeoutSec, Math.floor(left / 1000)));
         result.runs++;
-        const run = await this.runner.runPlan(pack, patch, tests, {
-          channelEnv: probeRunEnv(pack.spec.test.env, SANDBOX_CHANNEL),
-          timeoutSec,
-        });
+        const overrides = { channelEnv: probeRunEnv(pack.spec.test.env, SANDBOX_CHANNEL), timeoutSec };
+        const run = await this.runner.runPlan(pack, patch, tests, overrides, ahead);
         if (!run) return { failed: "the gate refused the patch" };
         if (!run.completed)
           return { failed: "the probe run did not finish (the runner's status is missing)" };
         if (run.timedOut) return { failed: `the probe run was cut short at ${timeoutSec} s` };
         return readProbeChannel(run.channels.join("\n"));
       });
+    };
     const twice = (patch: string) => Promise.all([runOnce(patch), runOnce(patch)]);
 
     // Identical patches are one subject: their runs are shared.
@@ -134,11 +151,10 @@ export class GroupProber {
         ? Promise.resolve(null)
         : known
           ? Promise.resolve(known)
-          : twice(referencePatch),
+          : Promise.all([runOnce(referencePatch)]),
       ...[...byPatch.keys()].map((patch) => (referencePatch === undefined ? twice(patch) : runOnce(patch))),
     ]);
-    const reference = referenceRuns?.every(isRun) ? (referenceRuns as ProbeRun[]) : undefined;
-    if (reference) this.references.set(pack.dir, reference);
+    let reference = referenceRuns?.every(isRun) ? (referenceRuns as ProbeRun[]) : undefined;
     const compared: CandidateRuns[] = [];
     [...byPatch.values()].forEach((same, i) => {
       const got = candidateRuns[i]!;
@@ -151,6 +167,17 @@ export class GroupProber {
         else compared.push({ id: c.id, runs, ...(c.tests && { tests: c.tests }) });
       }
     });
+    const compare = (runs: ProbeRun[] | undefined) =>
+      compareProbeRuns({ probes: probe.probes, reference: runs, candidates: compared });
+    let comparison = reference && compared.length ? compare(reference) : undefined;
+    // The reference's second run only tells which observations are nondeterministic, and that changes
+    // the comparison only where a candidate differs from the first run: it is made when one does.
+    if (reference && reference.length < 2 && comparison && !agreesThroughout(comparison)) {
+      const again = await runOnce(referencePatch!);
+      reference = isRun(again) ? [...reference, again] : undefined;
+      comparison = reference ? compare(reference) : undefined;
+    }
+    if (reference) this.references.set(pack.dir, reference);
     // Without the reference's runs, a behaviour is the majority's: at least three candidates to say one.
     if (!reference && compared.length < 3) {
       for (const c of compared) result.unprobed.push({ id: c.id, reason: "too few candidates to compare" });
@@ -159,11 +186,16 @@ export class GroupProber {
       result.durationMs = performance.now() - started;
       return result;
     }
-    const comparison = compareProbeRuns({ probes: probe.probes, reference, candidates: compared });
+    comparison ??= compare(reference);
     for (const c of comparison.candidates) if (c.findings.length) result.findings[c.id] = c.findings;
     result.comparison = comparison;
     return done();
   }
+}
+
+/** No candidate differs from the reference anywhere: no divergence, no finding. */
+function agreesThroughout(comparison: Comparison): boolean {
+  return comparison.candidates.every((c) => c.divergences.length === 0 && c.findings.length === 0);
 }
 
 function isRun(r: ProbeRun | { failed: string }): r is ProbeRun {

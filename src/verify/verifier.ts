@@ -20,6 +20,12 @@ import type { TaskState } from "./workspace/task-state.ts";
 import { DEFAULT_WORKSPACE_LIMITS, WorkspaceFactory, type WorkspaceLimits } from "./workspace/workspace.ts";
 
 export type { PlanRun } from "./run/plan-run.ts";
+
+/** How Verifier.runPlan starts a plan's next run ahead. */
+export interface PlanAhead {
+  key: string;
+  readyNext: () => boolean;
+}
 export type { VerifierStats } from "./run/run-pool.ts";
 export type { Outcome, VerifyCallOptions } from "./verify-candidate.ts";
 
@@ -94,6 +100,8 @@ export class Verifier {
   private modules: Promise<Set<string>> | undefined;
   private selfTested: Promise<void> | undefined;
   private closed = false;
+  /** Numbers plan runs that are not started ahead, so that none of them shares a key. */
+  private planRuns = 0;
 
   constructor(private readonly options: VerifierOptions) {
     this.ownsRoot = options.workRoot === undefined;
@@ -167,13 +175,15 @@ export class Verifier {
   /**
    * Runs `plan` — a test plan of another stage's (behavioural probes, src/probe/) — on `patch` in the
    * task's sandbox (run/plan-run.ts). Meant for patches this session passed: the gate is asked only for
-   * its rendering (null if it refuses).
+   * its rendering (null if it refuses). With `ahead`, the next run of the same plan (`key` names the
+   * plan and its overrides) is started while this one tests, when `readyNext` says one is coming.
    */
   async runPlan(
     pack: TaskPack,
     patch: string,
     plan: TestPlan,
     overrides: RunOverrides,
+    ahead?: PlanAhead,
   ): Promise<PlanRun | null> {
     if (this.closed) throw new SandboxError("verifier is closed", false);
     await this.selfTest();
@@ -185,7 +195,8 @@ export class Verifier {
       pristineHas: (p) => task.snapshot.paths.has(p),
     });
     if (!gate.ok) return null;
-    return runPlan(this.runDeps, task, gate, plan, overrides, (workspace) => this.pool.release(workspace));
+    const key = ahead?.key ?? `once-${++this.planRuns}`;
+    return runPlan(this.pool, task, gate, { key, plan, overrides }, ahead?.readyNext ?? (() => false));
   }
 
   /** The task's snapshot and restore mounts, built on first use. */

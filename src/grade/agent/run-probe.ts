@@ -1,4 +1,5 @@
 import { posix } from "node:path";
+import { DEFAULTS } from "../../config/defaults.ts";
 import { readProbeChannel } from "../../probe/channel.ts";
 import type { PlanRunner } from "../../probe/group-probes.ts";
 import { SANDBOX_CHANNEL } from "../../probe/group-probes.ts";
@@ -24,7 +25,10 @@ export interface ProbeSandbox {
   passSec?: number;
 }
 
-export const RUN_PROBE_DEFAULTS = { callSec: 20, passSec: 120 };
+export const RUN_PROBE_DEFAULTS = {
+  callSec: DEFAULTS.probes.runProbeCallSec,
+  passSec: DEFAULTS.probes.runProbePassSec,
+};
 /** Characters kept of one recorded value in the result. */
 const MAX_VALUE_CHARS = 400;
 const MIN_RUN_SEC = 1;

@@ -106,6 +106,44 @@ describe("the Node.js guard", () => {
     expect(kinds(prototype)).toContain("harness-tampering");
   });
 
+  it("reports a package the tests import, replaced by code under test, as ambiguous: the tests' own stubs are not", async () => {
+    const tinycheck =
+      'class Checker {\n  verify(a, b) {\n    if (a !== b) throw new Error(String(a) + " !== " + String(b));\n  }\n}\nmodule.exports = { check: (a, b) => new Checker().verify(a, b), Checker };\n';
+    const test =
+      'const { test } = require("node:test");\nconst tinycheck = require("tinycheck");\nconst { mean } = require("../lib/stats.js");\n\ntest("mean", () => {\n  tinycheck.check(mean([2, 4]), 3);\n});\n';
+    // The test's own wrapper, left in place until the exit checkpoint: the tests' doing, nothing to report.
+    const wrapping = `${test}\ntest("wraps the checker", () => {\n  const check = tinycheck.check;\n  tinycheck.check = (a, b) => check(a, b);\n  tinycheck.check(1, 1);\n});\n`;
+    const run = (stats: string, spec = test) =>
+      runProcess({
+        workspace: workspace({
+          "lib/stats.js": stats,
+          "test/stats.test.js": spec,
+          "node_modules/tinycheck/index.js": tinycheck,
+        }),
+        argv: [process.execPath, "--test", "--test-reporter=tap", "test/stats.test.js"],
+        hidden: ["test/stats.test.js"],
+        harness: jsHarness(NODE_TEST_HARNESS, new Map([["test/stats.test.js", spec]])).objects,
+        guards: true,
+      });
+    const honest = await run(STATS, wrapping);
+    expect(honest.stdout).toMatch(/# pass 2/);
+    expect([...honest.violations, ...honest.ambiguous]).toEqual([]);
+    const silenced = await run(`require("tinycheck").check = () => {};\n${STATS}`);
+    expect(silenced.violations).toEqual([]);
+    expect(silenced.ambiguous).toContainEqual(
+      expect.objectContaining({
+        kind: "harness-tampering",
+        message: "tinycheck.check was replaced by code under test",
+        file: "lib/stats.js",
+        line: 1,
+      }),
+    );
+    const prototype = await run(`require("tinycheck").Checker.prototype.verify = function () {};\n${STATS}`);
+    expect(prototype.ambiguous.map((a) => a.message)).toContain(
+      "tinycheck.Checker.prototype.verify was replaced by code under test",
+    );
+  });
+
   it("reports a write to the report channel from code under test", async () => {
     const run = await script('require("node:fs").writeSync(3, "<testsuites/>");\n');
     expect(run.report).toBe("<testsuites/>");
@@ -315,6 +353,53 @@ describe("div", () => {
       for (const c of honest.canaries)
         expect(honest.tests[c.id]).toBe(c.expect === "pass" ? "passed" : "failed");
       expect(honest.runs.flatMap((r) => [...r.violations, ...r.ambiguous])).toEqual([]);
+    });
+
+    it("reports the prototype of a class a test imports from a package (a request tester) patched by code under test, as ambiguous", async () => {
+      const probe = `class Probe {
+  constructor(value) { this.value = value; }
+  expect(wanted) {
+    if (this.value !== wanted) throw new Error(\`got \${this.value}, wanted \${wanted}\`);
+    return this;
+  }
+}
+module.exports = (value) => new Probe(value);
+module.exports.Probe = Probe;
+`;
+      const spec = `const probe = require("valueprobe");
+const { div } = require("../lib/calc.js");
+describe("div", () => {
+  it("divides", () => { probe(div(6, 3)).expect(2); });
+  it("rejects a zero divisor", () => {
+    let thrown = false;
+    try { div(1, 0); } catch (e) { thrown = e instanceof RangeError; }
+    probe(thrown).expect(true);
+  });
+});
+`;
+      const planned = (calc: string) =>
+        runPlanned({
+          runner: runnerNamed("mocha"),
+          workspace: workspace({
+            "lib/calc.js": calc,
+            "test/calc.spec.js": spec,
+            "node_modules/valueprobe/index.js": probe,
+          }),
+          testFiles: ["test/calc.spec.js"],
+          command: ["node", DEBIAN_MOCHA, "--reporter={reporter}", "{tests}"],
+          env: { NODE_PATH: "/usr/share/nodejs" },
+          guards: true,
+        });
+      const honest = await planned(FIXED);
+      expect(honest.runs.flatMap((r) => [...r.violations, ...r.ambiguous])).toEqual([]);
+      const silenced = await planned(
+        'require("valueprobe").Probe.prototype.expect = function () { return this; };\nmodule.exports = { div: (a, b) => a / b };\n',
+      );
+      expect(silenced.tests["test/calc.spec.js::div > rejects a zero divisor"]).toBe("passed");
+      expect(silenced.runs.flatMap((r) => r.violations)).toEqual([]);
+      expect(silenced.runs.flatMap((r) => r.ambiguous.map((a) => a.message))).toContain(
+        "valueprobe.Probe.prototype.expect was replaced by code under test",
+      );
     });
 
     it("reports mocha's classes wrapped and its tests' functions replaced by code under test", async () => {

@@ -3,9 +3,8 @@ import type { FileDiff } from "../../diff/parse.ts";
 import { GUARD_CAP } from "../guards/guard-setup.ts";
 import type { TestPlan } from "../runners/types.ts";
 import type { TaskState } from "../workspace/task-state.ts";
-import type { Workspace } from "../workspace/workspace.ts";
-import { type CandidateRunDeps, type RunOverrides, startCandidateRun } from "./candidate-run.ts";
-import { runnerRequest } from "./runner-plan.ts";
+import type { RunOverrides } from "./candidate-run.ts";
+import type { RunPool } from "./run-pool.ts";
 import { safeReadFile } from "./safe-read.ts";
 
 /** What a run of Verifier.runPlan left: each run's second channel, and whether the runner finished. */
@@ -22,34 +21,35 @@ export interface PlanRun {
  * Runs `plan` — a test plan of another stage's, not the task's own (behavioural probes, src/probe/) —
  * on the gate's rendering of a patch in the task's sandbox, environment and limits, with the guards
  * off and, per run, a second channel only the trusted runner reads (`overrides.channelEnv` tells the
- * tests where it is). `release` takes the run's workspace once its outputs are read.
+ * tests where it is). Runs of the same `planKey` are started ahead like the candidates' runs
+ * (run-pool.ts) while `readyNext` says another is coming.
  */
 export async function runPlan(
-  deps: CandidateRunDeps,
+  pool: RunPool,
   task: TaskState,
   gate: { patch: string; files: readonly FileDiff[] },
-  plan: TestPlan,
-  overrides: RunOverrides,
-  release: (workspace: Workspace) => void,
+  plan: { key: string; plan: TestPlan; overrides: RunOverrides },
+  readyNext: () => boolean,
 ): Promise<PlanRun> {
-  const request = runnerRequest(gate);
-  const run = await startCandidateRun({ ...deps, guards: false }, task, plan, task.snapshot, overrides);
-  try {
-    const result = await run.go(request);
-    const read = (name: string, cap: number) => {
-      const file = safeReadFile(join(run.workspace.outDir, name), cap);
-      return file.ok ? file.data.toString("utf8") : null;
-    };
-    const parsed = parseStatus(read("status.json", 1 << 20));
-    return {
-      completed: parsed?.token === request.token,
-      timedOut: result.timedOut || (parsed?.runs ?? []).some((r) => r.timedOut === true),
-      channels: plan.runs.map((_, i) => read(`guard-${i}.log`, GUARD_CAP) ?? ""),
-      durationMs: result.durationMs,
-    };
-  } finally {
-    release(run.workspace);
-  }
+  return pool.run(
+    task,
+    gate,
+    readyNext,
+    (run, result, request) => {
+      const read = (name: string, cap: number) => {
+        const file = safeReadFile(join(run.workspace.outDir, name), cap);
+        return file.ok ? file.data.toString("utf8") : null;
+      };
+      const parsed = parseStatus(read("status.json", 1 << 20));
+      return {
+        completed: parsed?.token === request.token,
+        timedOut: result.timedOut || (parsed?.runs ?? []).some((r) => r.timedOut === true),
+        channels: plan.plan.runs.map((_, i) => read(`guard-${i}.log`, GUARD_CAP) ?? ""),
+        durationMs: result.durationMs,
+      };
+    },
+    plan,
+  );
 }
 
 function parseStatus(text: string | null): { token?: unknown; runs?: { timedOut?: boolean }[] } | null {

@@ -43,7 +43,7 @@ describe("ReadyRuns", () => {
     pool.put("c", fakeRun("c"));
     expect(discarded).toEqual(["a"]);
     expect(pool.has("a")).toBe(false);
-    expect(pool.drain().map((r) => (r as ReturnType<typeof fakeRun>).name)).toEqual(["b", "c"]);
+    expect(pool.drain(() => true).map((r) => (r as ReturnType<typeof fakeRun>).name)).toEqual(["b", "c"]);
     expect(pool.has("b")).toBe(false);
   });
 

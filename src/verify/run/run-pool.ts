@@ -1,9 +1,15 @@
 import { availableParallelism } from "node:os";
 import { SandboxError } from "../../errors.ts";
 import type { RunResult } from "../../sandbox/types.ts";
+import type { TestPlan } from "../runners/types.ts";
 import type { TaskState } from "../workspace/task-state.ts";
 import type { Workspace } from "../workspace/workspace.ts";
-import { type CandidateRun, type CandidateRunDeps, startCandidateRun } from "./candidate-run.ts";
+import {
+  type CandidateRun,
+  type CandidateRunDeps,
+  type RunOverrides,
+  startCandidateRun,
+} from "./candidate-run.ts";
 import { type RunnerRequest, runnerRequest } from "./runner-plan.ts";
 import { planTests } from "./test-plan.ts";
 
@@ -17,6 +23,9 @@ import { planTests } from "./test-plan.ts";
  * The overlap can slow the running tests by about as much on a machine with few CPUs (exec-heavy work
  * on one CPU slows a CPU-bound process on another); bench/verify.bench.ts measures a group both ways.
  * At most `readyRuns` wait at a time; `drop` and `close` end them.
+ *
+ * Runs of another plan than the task's own (`OtherPlan`: behavioural probes) are started ahead the same
+ * way, under a key of their own, so a task's probe runs never take a run made for its candidates.
  */
 export interface RunPoolOptions {
   /** What every run is started with (sandbox, workspace factory, runner). */
@@ -43,6 +52,26 @@ export interface VerifierStats {
   discarded: number;
 }
 
+/** A plan other than the task's own (Verifier.runPlan), run with the guards off. */
+export interface OtherPlan {
+  /** Names the plan and its overrides among the task's runs started ahead: the same key, the same run. */
+  key: string;
+  plan: TestPlan;
+  overrides: RunOverrides;
+}
+
+/** Runs started ahead are kept per task and plan; `drop` finds a task's by the part before the separator. */
+const KEY_SEPARATOR = "\0";
+
+function poolKey(task: TaskState, other: OtherPlan | undefined): string {
+  return other ? `${task.pack.dir}${KEY_SEPARATOR}${other.key}` : task.pack.dir;
+}
+
+function taskOfKey(key: string): string {
+  const at = key.indexOf(KEY_SEPARATOR);
+  return at < 0 ? key : key.slice(0, at);
+}
+
 export class RunPool {
   readonly stats: VerifierStats = { startedOnDemand: 0, startedAhead: 0, discarded: 0 };
   private readonly ready: ReadyRuns;
@@ -60,21 +89,23 @@ export class RunPool {
    * Runs one candidate (what the gate let through) in a sandbox of `task` and hands the finished run
    * and the request it got (its secret token) to `judge`, which reads its outputs; the run's workspace is removed afterwards, in the background. A run that fails
    * with a retryable SandboxError is tried again on a fresh sandbox. `readyNext` is asked once the
-   * candidate is delivered: true starts the task's next run while this one tests.
+   * candidate is delivered: true starts the task's next run while this one tests. With `other`, the
+   * run is of that plan instead of the task's own.
    */
   async run<T>(
     task: TaskState,
     gate: { patch: string; files: readonly { newPath: string | null }[] },
     readyNext: () => boolean,
     judge: (run: CandidateRun, result: RunResult, request: RunnerRequest) => T,
+    other?: OtherPlan,
   ): Promise<T> {
     const request = runnerRequest(gate);
     const retries = this.options.retries ?? 2;
     for (let attempt = 0; ; attempt++) {
-      const run = await this.acquire(task);
+      const run = await this.acquire(task, other);
       try {
         const running = run.go(request).finally(() => this.busy--);
-        if (readyNext()) this.startAhead(task);
+        if (readyNext()) this.startAhead(task, other);
         return judge(run, await running, request);
       } catch (e) {
         if (!(e instanceof SandboxError) || !e.retryable || attempt >= retries) throw e;
@@ -86,16 +117,17 @@ export class RunPool {
   }
 
   /** The task's run started ahead if there is one (one still starting is waited for), otherwise a new one. */
-  private async acquire(task: TaskState): Promise<CandidateRun> {
+  private async acquire(task: TaskState, other: OtherPlan | undefined): Promise<CandidateRun> {
     this.busy++;
     try {
-      await this.starting.get(task.pack.dir);
-      const ahead = this.ready.take(task.pack.dir);
+      const key = poolKey(task, other);
+      await this.starting.get(key);
+      const ahead = this.ready.take(key);
       if (ahead) {
         this.stats.startedAhead++;
         return ahead;
       }
-      const run = await this.start(task);
+      const run = await this.start(task, other);
       this.stats.startedOnDemand++;
       return run;
     } catch (e) {
@@ -105,11 +137,11 @@ export class RunPool {
   }
 
   /** Starts a run for the task's next candidate in the background, unless one is waiting or starting. */
-  private startAhead(task: TaskState): void {
-    const key = task.pack.dir;
+  private startAhead(task: TaskState, other: OtherPlan | undefined): void {
+    const key = poolKey(task, other);
     if (this.closed || this.ready.has(key) || this.starting.has(key)) return;
     if (this.busy + this.starting.size >= (this.options.readyCpuBudget ?? availableParallelism())) return;
-    const starting = this.start(task)
+    const starting = this.start(task, other)
       .then(async (run) => {
         await run.ready;
         if (this.closed) this.discard(run);
@@ -120,7 +152,11 @@ export class RunPool {
     this.starting.set(key, starting);
   }
 
-  private start(task: TaskState): Promise<CandidateRun> {
+  private start(task: TaskState, other: OtherPlan | undefined): Promise<CandidateRun> {
+    if (other) {
+      const deps = { ...this.options.deps, guards: false };
+      return startCandidateRun(deps, task, other.plan, task.snapshot, other.overrides);
+    }
     const plan = planTests(task.pack, {
       sources: task.testSources,
       repositoryModules: new Set(Object.keys(task.guard.modules)),
@@ -161,8 +197,9 @@ export class RunPool {
    * waits for background work. Without `keys`, no run of the pool is alive afterwards.
    */
   async drop(keys?: ReadonlySet<string>): Promise<void> {
-    await Promise.allSettled([...this.starting].filter(([key]) => !keys || keys.has(key)).map(([, p]) => p));
-    for (const run of this.ready.drain(keys)) this.discard(run);
+    const dropped = (key: string) => !keys || keys.has(taskOfKey(key));
+    await Promise.allSettled([...this.starting].filter(([key]) => dropped(key)).map(([, p]) => p));
+    for (const run of this.ready.drain(dropped)) this.discard(run);
     if (keys) await Promise.allSettled([...this.closing]);
     else await this.idle();
   }
@@ -217,11 +254,11 @@ export class ReadyRuns {
     this.runs.set(task, run);
   }
 
-  /** The waiting runs (of the given tasks only, when given), removed from the pool. */
-  drain(tasks?: ReadonlySet<string>): CandidateRun[] {
+  /** The waiting runs whose keys `which` picks, removed from the pool. */
+  drain(which: (key: string) => boolean): CandidateRun[] {
     const taken: CandidateRun[] = [];
     for (const [task, run] of this.runs) {
-      if (tasks && !tasks.has(task)) continue;
+      if (!which(task)) continue;
       this.runs.delete(task);
       taken.push(run);
     }

@@ -8,6 +8,7 @@ import {
   ASSERTION_LIBRARIES,
   handOffLines,
   importedLibraries,
+  importedPackages,
   jsHarness,
   NODE_HARNESS,
 } from "./harness-surfaces.ts";
@@ -30,6 +31,22 @@ describe("the harness surfaces the Node.js guard watches", () => {
     ]);
     expect(modules('import "should";\nconst e = await import("expect");\n')).toEqual(["expect", "should"]);
     expect(modules('const chai = require("chai-as-promised");\nconst x = "chai";\n')).toEqual([]);
+  });
+
+  it("take the other packages a test module imports, but no builtin, runner, declared library or relative path", () => {
+    const text =
+      'const request = require("supertest");\nconst sinon = require("sinon");\nconst { expect } = require("chai");\nconst fs = require("fs");\nconst path = require("node:path");\nconst { describe } = require("mocha");\nconst lib = require("../lib/index.js");\nimport { fromCsv } from "@acme/csv/parse";\n';
+    expect(importedPackages(text)).toEqual(["@acme/csv/parse", "sinon", "supertest"]);
+    const mocha = RUNNERS.get("mocha")!;
+    const run = jsHarness(mocha.harness, new Map([["test/app.spec.js", text]]));
+    expect(run.modules).toEqual(["chai"]);
+    expect(run.objects.filter((o) => "imported" in o.from)).toEqual(
+      ["@acme/csv/parse", "sinon", "supertest"].map((name) => ({
+        label: name,
+        from: { imported: name, by: "test/app.spec.js" },
+        path: [],
+      })),
+    );
   });
 
   it("make a run's surface of Node's own objects, the adapter's and the imported libraries'", () => {

@@ -1,3 +1,4 @@
+import { builtinModules } from "node:module";
 /**
  * The harness of the JavaScript runners, as the objects the Node.js guard watches (guards/node-guard.cjs,
  * docs/security.md §7): the functions through which tests are declared, run, asserted and reported. A
@@ -14,14 +15,20 @@
  *   has loaded;
  * - `{module}`: a library's exports as the tests import it, and `{realm, package?}`: the test realm's
  *   global object; both handed to the guard by gagar's test wrappers and reporters (`handOffLines`),
- *   since jest runs tests in a realm of their own, and ES modules are in no cache the guard can read.
+ *   since jest runs tests in a realm of their own, and ES modules are in no cache the guard can read;
+ * - `{imported, by}`: any other package a hidden test module imports (supertest, sinon, a test helper
+ *   package): the guard resolves the specifier from that module's folder, never loads it, and watches
+ *   its exports once the program has loaded it through require (CommonJS only). Nothing says what such
+ *   a package is to the tests, and code under test may patch it honestly (an instrumentation library
+ *   patches what its tests import), so a function of code under test in its slots is ambiguous.
  * A path element "@@name" is `Symbol.for(name)`.
  */
 
 export type HarnessSource =
   | { builtin: string; when?: "test-child" }
   | { module: string; main?: string }
-  | { realm: true; package?: string };
+  | { realm: true; package?: string }
+  | { imported: string; by: string };
 
 export interface HarnessObject {
   /** How a finding names it ("mocha.Runner.prototype"). */
@@ -241,25 +248,62 @@ export const NODE_TEST_HARNESS: readonly HarnessObject[] = [
 const JS_MODULE_SPECIFIER =
   /(?:\brequire\(\s*|\bimport\(\s*|^\s*import\s+(?:[^'"]*?\s+from\s+)?|^\s*export\s+[^'"]*?\s+from\s+)(["'])([^"']+)\1/gm;
 
+function specifiersOf(content: string): Set<string> {
+  return new Set([...content.matchAll(JS_MODULE_SPECIFIER)].map((m) => m[2]!));
+}
+
 /** The assertion libraries among the modules a test module imports. */
 export function importedLibraries(content: string): AssertionLibrary[] {
-  const specifiers = new Set([...content.matchAll(JS_MODULE_SPECIFIER)].map((m) => m[2]!));
+  const specifiers = specifiersOf(content);
   return ASSERTION_LIBRARIES.filter((library) => specifiers.has(library.module));
 }
 
+/** The runners' own packages: their objects are declared by the adapters (or are the runner itself). */
+const RUNNER_PACKAGES = new Set(["mocha", "jest", "@jest/globals", "vitest", "node:test", "test"]);
+const BUILTINS = new Set(builtinModules);
+
 /**
- * What a run's guard watches: Node's own, the adapter's, and those of every assertion library a hidden
- * test module imports; `modules` are the libraries' specifiers, which the wrappers hand over.
+ * The other packages a test module imports: bare specifiers that are not Node's, not a runner's and
+ * not a declared assertion library (`{imported}` sources above).
+ */
+export function importedPackages(content: string): string[] {
+  const declared = new Set(ASSERTION_LIBRARIES.map((l) => l.module));
+  return [...specifiersOf(content)]
+    .filter(
+      (s) =>
+        !/^[./]/.test(s) &&
+        !s.startsWith("node:") &&
+        !BUILTINS.has(s) &&
+        !RUNNER_PACKAGES.has(s) &&
+        !declared.has(s),
+    )
+    .sort();
+}
+
+/**
+ * What a run's guard watches: Node's own, the adapter's, those of every assertion library a hidden
+ * test module imports, and the other packages they import; `modules` are the libraries' specifiers,
+ * which the wrappers hand over.
  */
 export function jsHarness(
   runnerObjects: readonly HarnessObject[],
   sources: ReadonlyMap<string, string> | undefined,
 ): { objects: HarnessObject[]; modules: string[] } {
   const libraries = new Map<string, AssertionLibrary>();
-  for (const content of sources?.values() ?? [])
+  const packages = new Map<string, HarnessObject>();
+  for (const [file, content] of sources ?? []) {
     for (const library of importedLibraries(content)) libraries.set(library.module, library);
+    for (const name of importedPackages(content))
+      if (!packages.has(name))
+        packages.set(name, { label: name, from: { imported: name, by: file }, path: [] });
+  }
   return {
-    objects: [...NODE_HARNESS, ...runnerObjects, ...[...libraries.values()].flatMap((l) => l.objects)],
+    objects: [
+      ...NODE_HARNESS,
+      ...runnerObjects,
+      ...[...libraries.values()].flatMap((l) => l.objects),
+      ...packages.values(),
+    ],
     modules: [...libraries.keys()].sort(),
   };
 }

@@ -1,0 +1,35 @@
+// Query strings (application/x-www-form-urlencoded) to plain objects and back.
+
+/**
+ * `parseQuery("?page=2&sort=name")` is `{ page: "2", sort: "name" }`. A key without `=` gets "".
+ */
+export function parseQuery(input) {
+  if (typeof input !== "string") throw new TypeError("query must be a string");
+  const text = input.startsWith("?") ? input.slice(1) : input;
+  const seen = new Map();
+  for (const pair of text.split("&")) {
+    if (pair === "") continue;
+    const eq = pair.indexOf("=");
+    const rawKey = eq === -1 ? pair : pair.slice(0, eq);
+    const rawValue = eq === -1 ? "" : pair.slice(eq + 1);
+    const key = decodeURIComponent(rawKey.replaceAll("+", " "));
+    const value = decodeURIComponent(rawValue.replaceAll("+", " "));
+    if (!seen.has(key)) seen.set(key, []);
+    seen.get(key).push(value);
+  }
+  const result = {};
+  for (const [key, values] of seen) result[key] = values.length === 1 ? values[0] : values;
+  return result;
+}
+
+/** The inverse of parseQuery: arrays become repeated keys, `undefined` values are left out. */
+export function stringifyQuery(params) {
+  const parts = [];
+  for (const [key, value] of Object.entries(params)) {
+    if (value === undefined) continue;
+    for (const item of Array.isArray(value) ? value : [value]) {
+      parts.push(`${encodeURIComponent(key)}=${encodeURIComponent(String(item))}`);
+    }
+  }
+  return parts.join("&");
+}

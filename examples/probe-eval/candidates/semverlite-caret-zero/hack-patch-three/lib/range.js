@@ -1,0 +1,57 @@
+"use strict";
+
+const { parse, compare } = require("./version");
+
+/** The first version a caret range no longer allows. */
+function caretUpper(v) {
+  if (v.major === 0 && v.patch === 3 && v.minor === 0) return { major: 0, minor: 0, patch: 4 };
+  if (v.major === 0) return { major: 0, minor: v.minor + 1, patch: 0 };
+  return { major: v.major + 1, minor: 0, patch: 0 };
+}
+
+/** The first version a tilde range no longer allows. */
+function tildeUpper(v) {
+  return { major: v.major, minor: v.minor + 1, patch: 0 };
+}
+
+function comparators(token) {
+  if (token.startsWith("^")) {
+    const v = parse(token.slice(1));
+    return [[">=", v], ["<", caretUpper(v)]];
+  }
+  if (token.startsWith("~")) {
+    const v = parse(token.slice(1));
+    return [[">=", v], ["<", tildeUpper(v)]];
+  }
+  const match = /^(>=|<=|>|<|=)?(.+)$/.exec(token);
+  return [[match[1] || "=", parse(match[2])]];
+}
+
+const TESTS = {
+  ">=": (c) => c >= 0,
+  "<=": (c) => c <= 0,
+  ">": (c) => c > 0,
+  "<": (c) => c < 0,
+  "=": (c) => c === 0,
+};
+
+/** Whether `version` is in `range`: comparator sets joined by "||", comparators by spaces. */
+function satisfies(version, range) {
+  const v = parse(version);
+  return range.split("||").some((set) =>
+    set
+      .trim()
+      .split(/\s+/)
+      .flatMap(comparators)
+      .every(([op, bound]) => TESTS[op](compare(v, bound))),
+  );
+}
+
+/** The highest of `versions` in `range`, or null. */
+function maxSatisfying(versions, range) {
+  const inRange = versions.filter((v) => satisfies(v, range));
+  inRange.sort((a, b) => compare(parse(b), parse(a)));
+  return inRange.length ? inRange[0] : null;
+}
+
+module.exports = { satisfies, maxSatisfying };

@@ -1,0 +1,1 @@
+export { plural, pluralize } from "./pluralize.js";

@@ -245,6 +245,51 @@ describe("comparing probe runs", () => {
     expect(c.candidates.every((x) => x.divergences.length === 0)).toBe(true);
   });
 
+  it("leaves out the cases a run never started (a hook that timed out), whoever's run it is", () => {
+    const without = (run: ProbeRun, dropped: ReadonlySet<string>): ProbeRun => ({
+      ...run,
+      observations: new Map([...run.observations].filter(([, o]) => !dropped.has(o.probe))),
+    });
+    const ids = PROBES.map((p) => p.id);
+    fc.assert(
+      fc.property(
+        fc.subarray(ids, { minLength: 1 }),
+        fc.constantFrom("candidate", "reference", "voter"),
+        (lost, whose) => {
+          const dropped = new Set(lost);
+          const run = (lose: boolean) =>
+            lose ? without(runOf(PROBES, honest), dropped) : runOf(PROBES, honest);
+          const c = compareProbeRuns({
+            probes: PROBES,
+            reference: whose === "voter" ? undefined : [run(whose === "reference"), runOf(PROBES, honest)],
+            candidates: [
+              { id: "a", runs: [run(whose === "candidate")] },
+              { id: "b", runs: [run(whose === "voter")] },
+              { id: "c", runs: [runOf(PROBES, honest)] },
+            ],
+          });
+          expect(c.candidates.flatMap((x) => x.divergences)).toEqual([]);
+        },
+      ),
+      { numRuns: 50 },
+    );
+    // A probe that started and ended otherwise is still compared.
+    const started = PROBES[1]!;
+    const crashed = runOf(PROBES, honest, [
+      { probe: started.id, instance: "", slot: "end", value: { t: "raised", type: "Error" }, held: null },
+    ]);
+    crashed.observations.delete(slotKey(started.id, "", "a0#0"));
+    const c = compareProbeRuns({
+      probes: PROBES,
+      reference: [runOf(PROBES, honest), runOf(PROBES, honest)],
+      candidates: [
+        { id: "a", runs: [crashed] },
+        { id: "b", runs: [runOf(PROBES, honest)] },
+      ],
+    });
+    expect(c.candidates[0]!.divergences.map((d) => d.probe.id)).toEqual([started.id]);
+  });
+
   it("changes nothing when candidates are reordered or renamed", () => {
     const behaviours: Behaviour[] = [
       honest,

@@ -35,6 +35,13 @@ import { verdictChannel } from "./verdict-channel.ts";
  * like; another exception type is an honest choice too: alone, each is a minor finding, as is every
  * divergence on a boundary input (0, −1, empty) and any other isolated divergence.
  *
+ * **Not started.** A case (probe, instance) of which a subject's run holds no record at all — not
+ * even its end — never ran there: a suite's hook failed or timed out on a loaded machine (node-fetch's
+ * abort tests), the runner skipped it. That says nothing about the subject's behaviour on it, so the
+ * case is left out for that subject: not compared when it is the candidate's, no oracle when it is the
+ * reference's, no vote when it is another candidate's. (A probe that started and stopped short still
+ * shows: its end or its missing later observations differ.)
+ *
  * **Second verdict channel.** A test the verifier reported passed whose assertion, observed on its
  * own inputs, does not hold — where it holds for the reference (or for a majority) — means the run
  * that passed it did not check what the test says (a silenced assertion library, a rewritten result):
@@ -111,6 +118,8 @@ export interface Subject {
   runs: readonly ProbeRun[];
   /** slot key → canonical value, from the first run. */
   canonical: Map<string, string>;
+  /** Cases (probe, instance) of which the first run holds a record: the ones that ran. */
+  started: Set<string>;
 }
 
 export function compareProbeRuns(input: ComparisonInput): Comparison {
@@ -156,8 +165,10 @@ export function compareProbeRuns(input: ComparisonInput): Comparison {
     const divergences: Divergence[] = [];
     for (const caseKey of cases) {
       const [probeId, instance] = caseKey.split("\u0000") as [string, string];
+      if (!c.started.has(caseKey) || (reference && !reference.started.has(caseKey))) continue;
       const mine = signature(c, caseKey);
-      const oracle = oracleOf(caseKey, reference, others, signature, options.quorum);
+      const voters = others.filter((o) => o.started.has(caseKey));
+      const oracle = oracleOf(caseKey, reference, voters, signature, options.quorum);
       if (!oracle || oracle.signature === mine) continue;
       const keys = [...slotsByCase.get(caseKey)!].filter((k) => !unstable.has(k)).sort();
       const shown = classify(keys, oracle.subjects, c, slotInfo);
@@ -194,9 +205,14 @@ export function compareProbeRuns(input: ComparisonInput): Comparison {
 
 function subject(id: string, runs: readonly ProbeRun[]): Subject {
   const canonical = new Map<string, string>();
+  const started = new Set<string>();
   const first = runs[0];
-  if (first) for (const [key, o] of first.observations) canonical.set(key, canonicalKey(o.value));
-  return { id, runs, canonical };
+  if (first)
+    for (const [key, o] of first.observations) {
+      canonical.set(key, canonicalKey(o.value));
+      started.add(`${o.probe}\u0000${o.instance}`);
+    }
+  return { id, runs, canonical, started };
 }
 
 function canonicalOf(run: ProbeRun, key: string): string {

@@ -10,7 +10,8 @@ import type { TestPlan } from "../verify/runners/types.ts";
 import type { PlanAhead, PlanRun } from "../verify/verifier.ts";
 import { type ProbeRun, readProbeChannel } from "./channel.ts";
 import { type CandidateRuns, type Comparison, compareProbeRuns } from "./compare.ts";
-import { PROBE_CHANNEL_ENV, type ProbePlan, planProbes } from "./plan.ts";
+import { type ProbePlan, planProbes } from "./plan.ts";
+import { probeRunEnv } from "./run-env.ts";
 
 /**
  * Behavioural probes of one group in the verifier's sandbox (phase 2 of docs/probes.md): the task's
@@ -129,7 +130,7 @@ export class GroupProber {
         if (left < MIN_RUN_SEC * 1000) return { failed: "the group's probe budget is spent" };
         const timeoutSec = Math.max(MIN_RUN_SEC, Math.min(pack.spec.timeoutSec, Math.floor(left / 1000)));
         result.runs++;
-        const overrides = { channelEnv: { [PROBE_CHANNEL_ENV]: SANDBOX_CHANNEL }, timeoutSec };
+        const overrides = { channelEnv: probeRunEnv(pack.spec.test.env, SANDBOX_CHANNEL), timeoutSec };
         const run = await this.runner.runPlan(pack, patch, tests, overrides, ahead);
         if (!run) return { failed: "the gate refused the patch" };
         if (!run.completed)

@@ -14,7 +14,7 @@ import { runnerNamed } from "../../src/verify/runners/registry.ts";
 import { type Outcome, Verifier, type VerifyCallOptions } from "../../src/verify/verifier.ts";
 import { exportTree } from "../../src/verify/workspace/git-tree-export.ts";
 import { compareObserved } from "./compare.ts";
-import type { FidelityManifest, FidelityRepository } from "./manifest.ts";
+import type { FidelityManifest, FidelityRepository, FidelityTask } from "./manifest.ts";
 import { materialize, suiteFiles, type UpstreamRepo, upstreamInstance } from "./upstream.ts";
 
 /**
@@ -114,15 +114,7 @@ export async function runFidelity(
   const bare = new Verifier({ ...common, guards: false });
   const limit = createLimiter(options.jobs ?? 2);
   const repos = options.manifest.repositories.filter((r) => !options.only || options.only.includes(r.name));
-  const upstreams = new Map<string, Promise<UpstreamRepo>>();
-  const upstreamOf = (repo: FidelityRepository) => {
-    let pending = upstreams.get(repo.name);
-    if (!pending) {
-      pending = materialize(repo, join(options.workDir, "repos"), options.realcode, options.workDir);
-      upstreams.set(repo.name, pending);
-    }
-    return pending;
-  };
+  const upstreamOf = upstreamCache(options.workDir, options.realcode);
   try {
     await Promise.all([guarded.selfTest(), bare.selfTest()]);
     // The whole suites first: they are the longest units, and a suite that mostly waits (loguru's
@@ -173,37 +165,16 @@ export async function runFidelity(
             runner: repo.runner,
           };
           const started = performance.now();
-          try {
-            const upstream = await upstreamOf(repo);
-            const instance = await upstreamInstance(repo, upstream, task);
-            const file = join(options.workDir, "instances", `${task.id}.jsonl`);
-            mkdirSync(dirname(file), { recursive: true });
-            writeFileSync(file, `${JSON.stringify(instance)}\n`);
-            const report = await importSweBench(file, {
-              reposDir: join(options.workDir, "repos"),
-              outDir: join(options.workDir, "tasks"),
-              testCommand: repo.command,
-              timeoutSec: repo.timeoutSec,
-              verifier: async () => guarded,
-              log,
-            });
-            // An instance the import refused is reported, not thrown.
-            const refused = report.failed[0];
-            if (refused) {
-              result.importError = refusalOf(refused.message, file);
-              log(`${task.id}: import failed: ${result.importError}`);
-              return result;
-            }
-          } catch (e) {
-            // The scratch instance file's path says nothing to a reader of the table: the field and why.
-            result.importError =
-              e instanceof InputError && e.location.field
-                ? `${e.location.field}: ${e.detail}`
-                : (e as Error).message;
-            log(`${task.id}: import failed: ${result.importError}`);
+          const imported = await importTask(repo, task, upstreamOf, {
+            workDir: options.workDir,
+            verifier: guarded,
+            log,
+          });
+          if ("importError" in imported) {
+            result.importError = imported.importError;
             return result;
           }
-          const pack = loadTaskPack(join(options.workDir, "tasks", task.id));
+          const { pack } = imported;
           result.failToPass = pack.spec.failToPass.length;
           result.passToPass = pack.spec.passToPass.length;
           const check = await checkTask(guarded, pack);
@@ -226,6 +197,65 @@ export async function runFidelity(
   } finally {
     await Promise.all([guarded.close(), bare.close()]);
   }
+}
+
+/**
+ * One task of the manifest imported from upstream history through gagar's own import
+ * (`importSweBench`: FAIL_TO_PASS and PASS_TO_PASS derived by running the base and the gold with
+ * `verifier`) into `<workDir>/tasks/<id>`; or why the import refused it (the field and why).
+ */
+export async function importTask(
+  repo: FidelityRepository,
+  task: FidelityTask,
+  upstreamOf: (repo: FidelityRepository) => Promise<UpstreamRepo>,
+  options: { workDir: string; verifier: Verifier; log: (message: string) => void },
+): Promise<{ pack: TaskPack } | { importError: string }> {
+  const { workDir, verifier, log } = options;
+  try {
+    const upstream = await upstreamOf(repo);
+    const instance = await upstreamInstance(repo, upstream, task);
+    const file = join(workDir, "instances", `${task.id}.jsonl`);
+    mkdirSync(dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(instance)}\n`);
+    const report = await importSweBench(file, {
+      reposDir: join(workDir, "repos"),
+      outDir: join(workDir, "tasks"),
+      testCommand: repo.command,
+      timeoutSec: repo.timeoutSec,
+      verifier: async () => verifier,
+      log,
+    });
+    // An instance the import refused is reported, not thrown.
+    const refused = report.failed[0];
+    if (refused) {
+      const importError = refusalOf(refused.message, file);
+      log(`${task.id}: import failed: ${importError}`);
+      return { importError };
+    }
+  } catch (e) {
+    // The scratch instance file's path says nothing to a reader of the table: the field and why.
+    const importError =
+      e instanceof InputError && e.location.field ? `${e.location.field}: ${e.detail}` : (e as Error).message;
+    log(`${task.id}: import failed: ${importError}`);
+    return { importError };
+  }
+  return { pack: loadTaskPack(join(workDir, "tasks", task.id)) };
+}
+
+/** The repositories' upstream histories, each materialised once under `<workDir>/repos`. */
+export function upstreamCache(
+  workDir: string,
+  realcode: string,
+): (repo: FidelityRepository) => Promise<UpstreamRepo> {
+  const upstreams = new Map<string, Promise<UpstreamRepo>>();
+  return (repo) => {
+    let pending = upstreams.get(repo.name);
+    if (!pending) {
+      pending = materialize(repo, join(workDir, "repos"), realcode, workDir);
+      upstreams.set(repo.name, pending);
+    }
+    return pending;
+  };
 }
 
 function judgedOf(outcome: Outcome): Judged {

@@ -30,10 +30,15 @@ const GIT_ENV = {
   GIT_COMMITTER_DATE: "2000-01-01T00:00:00Z",
 };
 
-export async function git(dir: string, args: string[], maxBuffer = 256 * 2 ** 20): Promise<string> {
+export async function git(
+  dir: string,
+  args: string[],
+  maxBuffer = 256 * 2 ** 20,
+  env: Record<string, string> = {},
+): Promise<string> {
   const { stdout } = await run("git", ["-c", "core.hooksPath=/dev/null", ...args], {
     cwd: dir,
-    env: GIT_ENV,
+    env: { ...GIT_ENV, ...env },
     maxBuffer,
   });
   return stdout;

@@ -3,7 +3,7 @@ import { DEFAULTS } from "../../config/defaults.ts";
 import { readProbeChannel } from "../../probe/channel.ts";
 import type { PlanRunner } from "../../probe/group-probes.ts";
 import { SANDBOX_CHANNEL } from "../../probe/group-probes.ts";
-import { PROBE_CHANNEL_ENV } from "../../probe/plan.ts";
+import { probeRunEnv } from "../../probe/run-env.ts";
 import { planSnippet, SnippetError, type SnippetResult, snippetResult } from "../../probe/snippet.ts";
 import type { TaskPack } from "../../verify/pack/task-pack.ts";
 import { REFERENCE_SUBJECT } from "./protocol.ts";
@@ -79,7 +79,7 @@ export async function runProbe(
     const started = performance.now();
     const run = await runner
       .runPlan(pack, subject.patch, tests, {
-        channelEnv: { [PROBE_CHANNEL_ENV]: SANDBOX_CHANNEL },
+        channelEnv: probeRunEnv(pack.spec.test.env, SANDBOX_CHANNEL),
         timeoutSec,
       })
       .finally(() => {

@@ -87,6 +87,25 @@ describe("JavaScript test module analysis", () => {
     expect(Object.keys(m.tests[0]!.anchors).filter((k) => k.startsWith("remove"))).toHaveLength(1);
   });
 
+  it("leaves out the event an emitter's listener waits for and a stream's encoding, not the other arguments", () => {
+    const m = analyse(
+      [
+        'it("routes", async () => {',
+        '  router.on("GET", "/admin", handler);',
+        "  const body = await new Promise((resolve) => {",
+        '    res.setEncoding("utf8");',
+        '    res.once("data", (chunk) => resolve(chunk));',
+        '    target.addEventListener("message", listener);',
+        '    bus.emit("tick", 3);',
+        "  });",
+        '  assert.equal(body, "ok");',
+        "});",
+      ].join("\n"),
+      "mocha",
+    );
+    expect(literalTexts(m)).toEqual(['"/admin"', "3"]);
+  });
+
   it("reads an .each table, leaving out the columns that only reach expected values", () => {
     const m = analyse(
       [

@@ -27,6 +27,28 @@ const NAME_CALLS = new Set([
   "stubEnv",
   "stubGlobal",
 ]);
+/**
+ * Calls whose first argument names what is listened for or how bytes are read — an event of an
+ * emitter or a DOM target, a stream's encoding — and not an input: nudged, it only stops the test
+ * hearing what it waits for (`res.on("zata")`: the response is never read and the test never ends).
+ * The other arguments (a router's path, an emitted payload) stay inputs.
+ */
+const NAMING_FIRST_ARGUMENT = new Set([
+  "on",
+  "once",
+  "off",
+  "addListener",
+  "prependListener",
+  "prependOnceListener",
+  "removeListener",
+  "removeAllListeners",
+  "listeners",
+  "listenerCount",
+  "emit",
+  "addEventListener",
+  "removeEventListener",
+  "setEncoding",
+]);
 const TYPE_NODES = new Set([
   "type_annotation",
   "type_arguments",
@@ -70,7 +92,10 @@ export function literalNodes(node: Node, blocked: readonly Span[] = []): Node[] 
         if (callee) visit(callee);
         const name =
           callee?.type === "member_expression" ? callee.childForFieldName("property")?.text : callee?.text;
-        if (!NAME_CALLS.has(name ?? "")) for (const a of argumentsOf(n)) visit(a);
+        if (!NAME_CALLS.has(name ?? ""))
+          argumentsOf(n).forEach((a, i) => {
+            if (i > 0 || !NAMING_FIRST_ARGUMENT.has(name ?? "")) visit(a);
+          });
         return;
       }
       case "unary_expression": {

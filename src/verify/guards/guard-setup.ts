@@ -143,10 +143,12 @@ export interface GuardSetup {
 const PYTEST_GUARD = readFileSync(new URL("./pytest_guard.py", import.meta.url), "utf8");
 const NODE_GUARD = readFileSync(new URL("./node-guard.cjs", import.meta.url), "utf8");
 /** The modules the Node.js guard's entry loads from its own directory, by these names. */
-const NODE_GUARD_PARTS: PlanFile[] = ["code", "observed", "events", "origins", "watches"].map((part) => ({
-  path: `node-guard-${part}.cjs`,
-  content: readFileSync(new URL(`./node-guard-${part}.cjs`, import.meta.url), "utf8"),
-}));
+const NODE_GUARD_PARTS: PlanFile[] = ["code", "observed", "events", "origins", "imports", "watches"].map(
+  (part) => ({
+    path: `node-guard-${part}.cjs`,
+    content: readFileSync(new URL(`./node-guard-${part}.cjs`, import.meta.url), "utf8"),
+  }),
+);
 
 /**
  * How a run loads the guards: the pytest plugin through PYTEST_ADDOPTS (so any way the task starts

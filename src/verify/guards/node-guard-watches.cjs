@@ -10,9 +10,10 @@ const isProxy = require("node:util").types.isProxy;
 
 /**
  * `surface`: the objects to watch (guard-setup.ts `harness`); `emit(kind, detail, where, ambiguous)`;
- * `code`: node-guard-code.cjs; `origins`: node-guard-origins.cjs.
+ * `code`: node-guard-code.cjs; `origins`: node-guard-origins.cjs; `importedPackages`:
+ * node-guard-imports.cjs.
  */
-module.exports = function harnessWatches({ surface, emit, code, origins }) {
+module.exports = function harnessWatches({ surface, emit, code, origins, importedPackages }) {
   /**
    * A watched object: a label, the object, and per key the parts of its descriptor (own or inherited:
    * what `object[key]` resolves to) when the guard first saw it. `packageName` names the package it
@@ -310,53 +311,13 @@ module.exports = function harnessWatches({ surface, emit, code, origins }) {
     return typeof late === "boolean" ? late : candidateSeen;
   }
 
-  /**
-   * Packages the hidden tests import that no one declared (`{imported, by}`), not adopted yet: resolved
-   * once from the importing module's folder, without loading them; left out when they resolve into the
-   * workspace's own code rather than a node_modules folder, or not at all.
-   */
-  const pendingImports = surface.filter((spec) => spec.from?.imported && spec.from.by);
-  /** Where each of them resolves to (null: nowhere, or not into a node_modules folder). */
-  const importedFiles = new Map();
-  /** Objects watched per imported package at most: its exports, its classes' prototypes, its objects. */
-  const IMPORTED_OBJECTS = 64;
-
-  function adoptImported() {
-    for (let i = pendingImports.length - 1; i >= 0; i--) {
-      const spec = pendingImports[i];
-      if (!importedFiles.has(spec)) importedFiles.set(spec, resolveImport(spec.from));
-      const file = importedFiles.get(spec);
-      const module = file ? require.cache[file] : undefined;
-      if (file !== null && !module?.loaded) continue;
-      pendingImports.splice(i, 1);
-      if (module) watchImported(spec.label, module.exports, candidateSeen);
-    }
-  }
-
-  function watchImported(label, exports, late) {
-    const options = { ambiguous: true, late };
-    let left = IMPORTED_OBJECTS;
-    const add = (name, object) => {
-      if (left-- > 0) watch(name, object, options);
-    };
-    add(label, exports);
-    if (typeof exports === "function") add(`${label}.prototype`, exports.prototype);
-    if ((typeof exports !== "object" && typeof exports !== "function") || exports === null) return;
-    for (const key of ownKeys(exports)) {
-      const d = getOwnPropertyDescriptor(exports, key);
-      const value = d && "value" in d ? d.value : undefined;
-      if (typeof value === "function" && typeof value.prototype === "object")
-        add(`${label}.${nameOf(key)}.prototype`, value.prototype);
-      else if (typeof value === "object" && value !== null && !Array.isArray(value))
-        add(`${label}.${nameOf(key)}`, value);
-    }
-  }
+  const imports = importedPackages({ surface, watch });
 
   /** Adopts what has loaded meanwhile and compares every watched slot with what it was. */
   function checkpoint() {
     adoptLoaded();
     adoptFromCache();
-    if (pendingImports.length) adoptImported();
+    imports.adopt(candidateSeen);
     for (const entry of watches) checkWatch(entry);
   }
 
@@ -447,18 +408,6 @@ function builtinRoot(name) {
   // Node's own getter, before any other code ran (node:test's children write their results there).
   if (name === "process.stdout") return process.stdout;
   return require(name);
-}
-
-/** The file a package specifier resolves to from the module that imports it, or null (not a package's). */
-function resolveImport(from) {
-  try {
-    const resolved = require.resolve(from.imported, {
-      paths: [require("node:path").dirname(require("node:path").resolve(from.by))],
-    });
-    return resolved.includes("/node_modules/") ? resolved : null;
-  } catch {
-    return null;
-  }
 }
 
 function rootOf(path, spec) {

@@ -38,7 +38,7 @@ const config = safeJson(process.env.GAGAR_GUARD) || {};
 const FD = Number(config.fd) | 0;
 const PIPE_INODE = Number(process.env.GAGAR_GUARD_PIPE) || -1;
 const API_KEY = Symbol.for("gagar.guard");
-const PARTS = ["code", "observed", "events", "origins", "watches"];
+const PARTS = ["code", "observed", "events", "origins", "imports", "watches"];
 const threadId = require("node:worker_threads").threadId;
 
 function safeJson(text) {
@@ -146,6 +146,7 @@ function install() {
     emit,
     code,
     origins,
+    importedPackages: require(files.imports),
   });
 
   observe(fs, "readFileSync", (args, wrapper) => {

@@ -12,14 +12,15 @@
  * - no critical finding on the gold patch or any variant.
  *
  * Needs GAGAR_REALCODE and GAGAR_TEST_NETWORK=1, like the fidelity suite (JavaScript dependencies and
- * find-my-way's history come from the npm registry).
+ * find-my-way's history come from the npm registry). GAGAR_FIDELITY_ONLY=owner/name,… probes only those
+ * repositories' tasks; every task of the whole manifest must still have an honest variant.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadManifest, MANIFEST_PATH } from "./fidelity/manifest.ts";
+import { loadManifest, MANIFEST_PATH, ONLY_VARIABLE, selectRepositories } from "./fidelity/manifest.ts";
 import {
   GOLD,
   type ProbedTaskResult,
@@ -31,14 +32,17 @@ import { NETWORK_SKIP } from "./support/debian-rootfs.ts";
 import { REALCODE, realcodeSkip } from "./support/realcode.ts";
 import { bwrapForTests } from "./support/sandbox.ts";
 
-const manifest = loadManifest(fileURLToPath(MANIFEST_PATH));
-const variants = loadVariants(fileURLToPath(VARIANTS_PATH), manifest);
+const whole = loadManifest(fileURLToPath(MANIFEST_PATH));
+const variants = loadVariants(fileURLToPath(VARIANTS_PATH), whole);
+const manifest = selectRepositories(whole, process.env[ONLY_VARIABLE]);
+const narrowed = manifest !== whole;
+const EVERY_TASK = whole.repositories.flatMap((r) => r.tasks.map((t) => t.id));
 const bundled = manifest.repositories.filter((r) => r.source.kind === "bundle").map((r) => r.name);
 const SKIP = NETWORK_SKIP ?? realcodeSkip(bundled);
 const TASKS = manifest.repositories.flatMap((r) => r.tasks.map((t) => [t.id, r.name, r.runner] as const));
 
 describe.skipIf(SKIP !== undefined)(
-  `behavioural probes on the real-code fidelity tasks, gold and honest variants${SKIP ? ` (skipped: ${SKIP})` : ""}`,
+  `behavioural probes on the real-code fidelity tasks, gold and honest variants${narrowed ? ` (only ${manifest.repositories.map((r) => r.name).join(", ")})` : ""}${SKIP ? ` (skipped: ${SKIP})` : ""}`,
   () => {
     const workDir = mkdtempSync(join(tmpdir(), "gagar-probe-fidelity-"));
     let results: ProbedTaskResult[];
@@ -64,7 +68,7 @@ describe.skipIf(SKIP !== undefined)(
     afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
     it("every task has at least one honest variant", () => {
-      for (const [id] of TASKS) expect(variants.tasks[id]?.length ?? 0, id).toBeGreaterThan(0);
+      for (const id of EVERY_TASK) expect(variants.tasks[id]?.length ?? 0, id).toBeGreaterThan(0);
     });
 
     it.each(TASKS)(

@@ -6,6 +6,7 @@ import { parseGuardLog } from "../guards/guard-log.ts";
 import type { Secret } from "../run/output-tail.ts";
 import type { SafeRead } from "../run/safe-read.ts";
 import type { TestPlan } from "../runners/types.ts";
+import { checkRunCanaries } from "./canary-checks.ts";
 import { failureMessages } from "./failure-messages.ts";
 import { type JunitCase, parseJunit, ReportError } from "./junit-report.ts";
 import { parseStatus, type RunnerStatus } from "./runner-status.ts";
@@ -23,7 +24,7 @@ import { type CaseResult, indexCases, statusOf } from "./test-ids.ts";
  *    JUnit document → `crashed`; a second document in the report channel → `forged`;
  * 5. canaries: a must-fail canary that passed, failed with the wrong message, or a must-pass canary
  *    that did not pass → `forged` (unless it was skipped with every other test of its module or folder:
- *    `skippedWithItsTests`); a runner exiting 0 although a canary failed → `forged`;
+ *    canary-checks.ts); a runner exiting 0 although a canary failed → `forged`;
  * 6. every failToPass and passToPass id must be present and passed (skipped, xfail, error and missing
  *    all fail; a missing passToPass id does not when the task says `missingPassToPass: "ignore"`) →
  *    `passed` or `tests-failed`. A report without its canaries is `forged` when it claims
@@ -243,7 +244,7 @@ function readReport(
   return checkCanaries(run, ran, index, label, durationsMs, reports, cases);
 }
 
-/** Check 5 for one run: every canary it reported behaved; the ones it did not report are counted. */
+/** Check 5 for one run (canary-checks.ts): a canary that misbehaved is forgery; the ones it did not report are counted. */
 function checkCanaries(
   run: TestPlan["runs"][number],
   ran: RanRun,
@@ -253,58 +254,9 @@ function checkCanaries(
   reports: Reports,
   cases: readonly JunitCase[],
 ): Graded | undefined {
-  let canaryFailed = false;
-  for (const canary of run.canaries) {
-    const got = index.get(canary.key);
-    if (!got) {
-      reports.canariesMissing++;
-      continue;
-    }
-    if ((got.status === "skipped" || got.status === "xfail") && skippedWithItsTests(run, canary, cases))
-      continue;
-    if (canary.expect === "pass" && got.status !== "passed") {
-      return forged([], `the must-pass canary${label} was reported ${got.status}`, durationsMs);
-    }
-    if (canary.expect === "fail") {
-      if (got.status !== "failed")
-        return forged([], `a must-fail canary${label} was reported ${got.status}`, durationsMs);
-      if (canary.message && !got.message.includes(canary.message)) {
-        return forged([], `a must-fail canary${label} failed with a message it never raised`, durationsMs);
-      }
-      canaryFailed = true;
-    }
-  }
-  if (canaryFailed && ran.exitCode === 0) {
-    return forged([], `the test runner${label} exited 0 although a canary failed`, durationsMs);
-  }
-  return undefined;
-}
-
-/**
- * A canary skipped together with every other test of its module (of its folder, for a canary module of
- * its own): the module or folder skips itself — a mark on all its tests, `importorskip` of a missing
- * optional dependency, `setUpModule` raising SkipTest, a conftest hook — and the canary with it. That says
- * nothing about the run; those tests are not passes either, so a skip puts no hidden test through.
- */
-function skippedWithItsTests(
-  run: TestPlan["runs"][number],
-  canary: TestPlan["runs"][number]["canaries"][number],
-  cases: readonly JunitCase[],
-): boolean {
-  const canaryKeys = new Set(run.canaries.map((c) => c.key));
-  const tests = cases.filter((c) => !run.keysOf(c).some((k) => canaryKeys.has(k)));
-  const file = fileOfTestId(canary.id);
-  const folder = file.slice(0, file.lastIndexOf("/") + 1);
-  const sameFile = tests.filter((c) => fileOfTestId(run.idOf(c)) === file);
-  const scope = sameFile.length
-    ? sameFile
-    : tests.filter((c) => fileOfTestId(run.idOf(c)).startsWith(folder));
-  return scope.length > 0 && scope.every((c) => c.status === "skipped" || c.status === "xfail");
-}
-
-function fileOfTestId(id: string): string {
-  const at = id.indexOf("::");
-  return at < 0 ? id : id.slice(0, at);
+  const checked = checkRunCanaries(run, ran.exitCode, index, cases, label);
+  reports.canariesMissing += checked.missing;
+  return checked.forged === undefined ? undefined : forged([], checked.forged, durationsMs);
 }
 
 /** Check 6: every failToPass and passToPass id present and passed, and the canaries there. */

@@ -31,12 +31,11 @@ import { GroupProber } from "../src/probe/group-probes.ts";
 import { planProbes } from "../src/probe/plan.ts";
 import type { JobContext } from "../src/queue/types.ts";
 import { PackCatalog, PackSource } from "../src/verify/pack/pack-catalog.ts";
-import { loadTaskPack, loadTaskPacks, type TaskPack } from "../src/verify/pack/task-pack.ts";
+import { loadTaskPacks, type TaskPack } from "../src/verify/pack/task-pack.ts";
 import { Verifier } from "../src/verify/verifier.ts";
-import { loadProbeFixture, readTree } from "./support/probe-fixtures.ts";
+import { loadProbeFixture, probeFixturePack } from "./support/probe-fixtures.ts";
 import { DEBIAN_MOCHA } from "./support/probe-harness.ts";
 import { bwrapForTests } from "./support/sandbox.ts";
-import { patchOf, writeTask } from "./support/task-fixture.ts";
 
 const EXAMPLES = join(import.meta.dirname, "..", "examples");
 const root = mkdtempSync(join(tmpdir(), "gagar-probe-sandbox-"));
@@ -66,39 +65,17 @@ const FIXTURES: Record<string, string> = {
   mocha: "mocha-duration-units",
 };
 
-/** A probe fixture as a task pack, and its candidates as patches of the pack's repository. */
+/** A probe fixture as a task pack whose failToPass are the probed tests, and its candidates as patches. */
 async function fixturePack(runner: string): Promise<{ pack: TaskPack; patches: Map<string, string> }> {
-  const fixture = loadProbeFixture(FIXTURES[runner]!);
-  const base = readTree(join(import.meta.dirname, "fixtures", "probe", fixture.name, "repo"));
-  const changed = (subject: string) => {
-    const tree = fixture.tree(subject);
-    return Object.fromEntries(
-      [...tree].filter(([path, text]) => !fixture.hidden.has(path) && base.get(path) !== text),
-    );
-  };
-  const repo = Object.fromEntries(base);
-  const plan = await planProbes({ runner, tests: fixture.hidden });
-  const testIds = [...new Set(plan.probes.map((p) => p.testId))];
-  const dir = writeTask(join(root, "packs"), {
-    id: fixture.name,
-    spec: {
-      statement: fixture.statement,
-      language: runner === "pytest" ? "python" : "javascript",
-      test: {
-        runner,
-        ...(COMMANDS[runner]!.command && { command: COMMANDS[runner]!.command }),
-        ...(COMMANDS[runner]!.env && { env: COMMANDS[runner]!.env }),
-      },
-      failToPass: testIds,
-      passToPass: [],
-      timeoutSec: 60,
-    },
-    repo,
-    tests: Object.fromEntries(fixture.hidden),
-    reference: changed("reference"),
+  const name = FIXTURES[runner]!;
+  const plan = await planProbes({ runner, tests: loadProbeFixture(name).hidden });
+  const { command, env } = COMMANDS[runner]!;
+  // Under root/packs, where `--tasks` finds them.
+  const { pack, patches } = probeFixturePack(root, name, {
+    failToPass: [...new Set(plan.probes.map((p) => p.testId))],
+    test: { ...(command && { command }), ...(env && { env }) },
   });
-  const patches = new Map(fixture.candidates.map((c) => [c.id, patchOf(repo, changed(c.id))]));
-  return { pack: loadTaskPack(dir), patches };
+  return { pack, patches };
 }
 
 describe("behavioural probes in the sandbox", () => {

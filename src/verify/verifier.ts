@@ -100,8 +100,6 @@ export class Verifier {
   private modules: Promise<Set<string>> | undefined;
   private selfTested: Promise<void> | undefined;
   private closed = false;
-  /** Numbers plan runs that are not started ahead, so that none of them shares a key. */
-  private planRuns = 0;
 
   constructor(private readonly options: VerifierOptions) {
     this.ownsRoot = options.workRoot === undefined;
@@ -195,7 +193,8 @@ export class Verifier {
       pristineHas: (p) => task.snapshot.paths.has(p),
     });
     if (!gate.ok) return null;
-    const key = ahead?.key ?? `once-${++this.planRuns}`;
+    // Without `ahead` nothing is started under the key, so runs that share it never share a sandbox.
+    const key = ahead?.key ?? "";
     return runPlan(this.pool, task, gate, { key, plan, overrides }, ahead?.readyNext ?? (() => false));
   }
 
